@@ -1,0 +1,16 @@
+// Factories of the builtin input formats, one per format file; listed in
+// RegisterBuiltinFormats() (parsers/registry.cc).
+#pragma once
+
+#include <memory>
+
+#include "parsers/input_format.h"
+
+namespace lockgraph {
+
+std::unique_ptr<InputFormat> MakePgCsvlogFormat();
+std::unique_ptr<InputFormat> MakePgJsonlogFormat();
+std::unique_ptr<InputFormat> MakePgSyslogFormat();
+std::unique_ptr<InputFormat> MakePgStderrFormat();
+
+}  // namespace lockgraph

@@ -1,0 +1,91 @@
+// The plug-in point for input formats. A format is one file that implements
+// InputFormat and one line in RegisterBuiltinFormats() (parsers/registry.cc).
+// Detection (Sniff) is separate from parsing (house style, after lnav).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/event.h"
+#include "model/log_record.h"
+
+namespace lockgraph {
+
+/// Options a user may force on the command line.
+struct ParseOptions {
+  std::string log_line_prefix;  // --prefix; empty: detect
+  bool has_prefix = false;      // true when --prefix was given (may be "")
+};
+
+/// Counts every input line falls into; nothing is dropped silently.
+struct LineCounts {
+  uint64_t total = 0;
+  uint64_t parsed = 0;    // understood: belongs to a record of the format
+  uint64_t unparsed = 0;  // not understood; listed with --show-unparsed
+};
+
+/// A line the parser did not understand, or a record it had to flag.
+struct Diagnostic {
+  enum class Severity { kNote, kWarning, kError };
+  Severity severity = Severity::kWarning;
+  std::string file;
+  uint64_t line = 0;
+  std::string message;
+  std::string text;  // the offending line, if any
+};
+
+/// Where parsers deliver their output. Implementations must not throw.
+class ParseSink {
+ public:
+  virtual ~ParseSink() = default;
+  virtual void OnEvent(Event&& event) = 0;
+  /// A line that was not understood (counted by the caller as unparsed).
+  virtual void OnUnparsed(const std::string& file, uint64_t line,
+                          std::string_view text) = 0;
+  virtual void OnDiagnostic(Diagnostic&& diag) = 0;
+};
+
+/// Outcome of sniffing the first lines of an input (lnav: more than a bool).
+struct SniffResult {
+  enum class Verdict { kMatch, kNoMatch };
+  Verdict verdict = Verdict::kNoMatch;
+  int score = 0;           // matched lines; the highest score wins
+  std::string reason;      // why not, or what was detected ("prefix '%m [%p] '")
+  std::string detected;    // format-specific detail (a detected prefix)
+};
+
+/// Parses one input stream, line by line. Not thread-safe; one per input.
+class LineParser {
+ public:
+  virtual ~LineParser() = default;
+  /// `line` has no trailing '\n' (a trailing '\r' is kept: CRLF is handled
+  /// by the parser). `line_no` is 1-based.
+  virtual void ParseLine(std::string_view line, uint64_t line_no) = 0;
+  /// End of input: flush open records (flagging cut ones).
+  virtual void Finish() = 0;
+  virtual const LineCounts& counts() const = 0;
+};
+
+class InputFormat {
+ public:
+  virtual ~InputFormat() = default;
+  /// Stable name used by --input-format ("stderr", "csvlog", ...).
+  virtual std::string Name() const = 0;
+  virtual std::string Description() const = 0;
+  /// Looks at up to the first ~200 lines of an input.
+  virtual SniffResult Sniff(const std::vector<std::string>& head,
+                            const ParseOptions& options) const = 0;
+  /// `detected` is SniffResult::detected from a successful sniff, or empty.
+  virtual std::unique_ptr<LineParser> CreateParser(
+      const std::string& file, const ParseOptions& options,
+      const std::string& detected, ParseSink& sink) const = 0;
+};
+
+/// The builtin formats, in sniffing priority order.
+std::vector<std::unique_ptr<InputFormat>> RegisterBuiltinFormats();
+
+}  // namespace lockgraph

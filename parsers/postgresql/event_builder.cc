@@ -1,0 +1,116 @@
+// See event_builder.h. Deadlock reports: reference §3.1; lock waits: §3.2.
+#include "parsers/postgresql/event_builder.h"
+
+#include "parsers/postgresql/lock_wait_tracker.h"
+#include "parsers/postgresql/messages.h"
+#include "parsers/postgresql/relation_names.h"
+
+namespace lockgraph {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// "deadlock detected" in English and in the translations of reference §8.
+bool IsDeadlockMessage(std::string_view m) {
+  static constexpr std::string_view kTexts[] = {
+      "deadlock detected", "Verklemmung (Deadlock) entdeckt",
+      "interblocage (deadlock) détecté", "デッドロックを検出しました",
+      "se ha detectado un deadlock", "обнаружена взаимоблокировка", "检测到死锁",
+      "impasse detectado", "rilevato deadlock"};
+  for (std::string_view t : kTexts)
+    if (m == t) return true;
+  return false;
+}
+
+Event MakeDeadlock(const LogRecord& r) {
+  Event ev;
+  ev.type = EventType::kDeadlock;
+  ev.time = r.time;
+  ev.pid = r.pid;
+  ev.source = r.source;
+  ev.session = r.session;
+  ev.truncated = r.truncated;
+  Deadlock d;
+  d.victim = r.pid ? std::to_string(*r.pid) : "";
+  d.message = r.message;
+  d.sqlstate = r.sqlstate.empty() ? "40P01" : r.sqlstate;
+  d.hint = r.hint;
+  d.statement = r.statement;
+  d.context = ParseContext(r.context);
+  if (r.detail.empty()) {
+    d.complete = false;
+    d.problems.push_back(
+        "no DETAIL: the cycle was not logged (log_error_verbosity = terse, or "
+        "the record was cut)");
+  } else {
+    DeadlockDetail detail = ParseDeadlockDetail(r.detail);
+    d.edges = std::move(detail.edges);
+    d.processes = std::move(detail.processes);
+    d.problems = std::move(detail.problems);
+    if (!OrderCycleFromVictim(d.victim, &d.edges, &d.processes, &d.problems))
+      d.complete = false;
+    if (!d.problems.empty()) d.complete = false;
+  }
+  if (r.truncated) {
+    d.complete = false;
+    d.problems.push_back("the record is cut (end of input)");
+  }
+  // The victim is the only participant whose session the record describes.
+  for (Participant& p : d.processes)
+    if (p.id == d.victim) p.session = r.session;
+  ev.deadlock = std::move(d);
+  return ev;
+}
+
+}  // namespace
+
+PgEventBuilder::PgEventBuilder(ParseSink& sink)
+    : sink_(sink),
+      names_(std::make_unique<RelationNames>()),
+      waits_(std::make_unique<LockWaitTracker>([this](Event&& ev) {
+        Emit(std::move(ev));
+      })) {}
+
+PgEventBuilder::~PgEventBuilder() = default;
+
+bool PgEventBuilder::IsInteresting(std::string_view m) {
+  if (StartsWith(m, "process ")) {
+    return Contains(m, " waiting for ") || Contains(m, " acquired ") ||
+           Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
+           Contains(m, " could not obtain ");
+  }
+  return IsDeadlockMessage(m) || Contains(m, "deadlock") || Contains(m, "lock timeout");
+}
+
+void PgEventBuilder::Emit(Event&& ev) {
+  std::vector<const LockTarget*> locks;
+  std::vector<ContextFrame> none;
+  const std::vector<ContextFrame>* context = &none;
+  if (ev.deadlock) {
+    for (const WaitEdge& e : ev.deadlock->edges) locks.push_back(&e.lock);
+    context = &ev.deadlock->context;
+  } else if (ev.lock_wait) {
+    locks.push_back(&ev.lock_wait->lock);
+    context = &ev.lock_wait->context;
+  }
+  names_->Learn(locks, *context);
+  names_->ResolveEvent(&ev);
+  sink_.OnEvent(std::move(ev));
+}
+
+void PgEventBuilder::OnRecord(LogRecord&& record) {
+  if (auto wait = ParseLockWaitMessage(record.message)) {
+    if (!record.pid) record.pid = wait->pid;
+    waits_->OnReport(*wait, record);
+    return;
+  }
+  waits_->OnOtherRecord(record);
+  if (IsDeadlockMessage(record.message) ||
+      (record.sqlstate == "40P01" && Contains(record.detail, " waits for ")))
+    Emit(MakeDeadlock(record));
+}
+
+void PgEventBuilder::Finish() { waits_->Finish(); }
+
+}  // namespace lockgraph

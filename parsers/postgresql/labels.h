@@ -1,0 +1,28 @@
+// Severity words and part labels of PostgreSQL server logs, in English and
+// in the translations of reference §8, mapped to canonical English.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parsers/postgresql/record_assembler.h"
+
+namespace lockgraph {
+
+struct LabelInfo {
+  PartLabel label;
+  std::string_view canonical;  // "ERROR", "DETAIL", ...
+};
+
+/// Looks up a severity word or part label (without the colon).
+std::optional<LabelInfo> LookupLabel(std::string_view word);
+
+/// An RE2 alternation of every known word, longest first, already escaped.
+const std::string& LabelAlternation();
+
+/// Canonical English severity for a csvlog error_severity value (which is
+/// translated); unknown words are returned unchanged.
+std::string_view CanonicalSeverity(std::string_view word);
+
+}  // namespace lockgraph

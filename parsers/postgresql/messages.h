@@ -1,0 +1,58 @@
+// Parsers for the text of PostgreSQL lock messages: the deadlock DETAIL
+// (edges, then one query per process), the five log_lock_waits messages and
+// their holder/queue DETAIL, and CONTEXT frames. Pure functions, no state.
+// Formats: shared/docs/reference/postgresql-logs.md §3.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/event.h"
+
+namespace lockgraph {
+
+/// The deadlock DETAIL read positionally (reference §10, pitfall 3): N
+/// "waits for" lines, then N "Process P: query" entries in the same order.
+struct DeadlockDetail {
+  std::vector<WaitEdge> edges;          // as listed
+  std::vector<Participant> processes;   // one per edge waiter, same order
+  std::vector<std::string> problems;    // empty when the report is whole
+};
+DeadlockDetail ParseDeadlockDetail(std::string_view detail);
+
+/// Rotates a listed cycle so that it starts at `victim`; checks that it is
+/// closed (edge i's blocker is edge i+1's waiter, the last's the first's).
+/// Adds to `problems` what does not hold; returns true when closed.
+bool OrderCycleFromVictim(std::string_view victim, std::vector<WaitEdge>* edges,
+                          std::vector<Participant>* processes,
+                          std::vector<std::string>* problems);
+
+/// One log_lock_waits (or log_lock_failures) message.
+struct LockWaitMessage {
+  std::string kind;  // still_waiting, acquired, avoided_deadlock,
+                     // detected_deadlock, failed, could_not_obtain
+  int64_t pid = 0;
+  std::string mode;
+  std::string tag;
+  std::optional<double> after_ms;
+};
+std::optional<LockWaitMessage> ParseLockWaitMessage(std::string_view message);
+
+/// "Process(es) holding the lock: 1, 2. Wait queue: 3, 4." (never translated).
+struct HolderList {
+  std::vector<int64_t> holders;
+  std::vector<int64_t> queue;
+};
+std::optional<HolderList> ParseHolderDetail(std::string_view detail);
+
+/// Splits CONTEXT into frames, innermost first, and recognises row waits,
+/// PL/pgSQL and SQL function frames and SPI statements.
+std::vector<ContextFrame> ParseContext(std::string_view context);
+
+/// True when a query looks cut at track_activity_query_size (default 1024).
+bool LooksClipped(std::string_view query);
+
+}  // namespace lockgraph

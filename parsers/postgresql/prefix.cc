@@ -1,0 +1,213 @@
+// See prefix.h. Each log_line_prefix escape becomes one RE2 capture group;
+// %q makes the rest optional, as elog.c stops there for background
+// processes. Escape table: shared/docs/reference/postgresql-logs.md §6.2.
+#include "parsers/postgresql/prefix.h"
+
+#include <re2/re2.h>
+
+#include <charconv>
+
+#include "parsers/postgresql/labels.h"
+
+namespace lockgraph {
+namespace {
+
+constexpr const char* kTimeMs = R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}(?: [A-Za-z0-9+:\-]+)?))";
+constexpr const char* kTimeS = R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Za-z0-9+:\-]+)?))";
+
+std::string_view View(const re2::StringPiece& p) { return {p.data(), p.size()}; }
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+template <typename T>
+std::optional<T> Number(std::string_view s) {
+  T v{};
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// "[unknown]" (and its translations) means the field has no value.
+std::string_view Known(std::string_view s) {
+  s = Trim(s);
+  if (s.size() > 2 && s.front() == '[' && s.back() == ']' && s != "[local]") return {};
+  return s;
+}
+
+}  // namespace
+
+class PrefixCompiler {
+ public:
+  static std::unique_ptr<PrefixMatcher> Run(std::string_view prefix, std::string* error) {
+    std::unique_ptr<PrefixMatcher> m(new PrefixMatcher());
+    m->prefix_ = std::string(prefix);
+    std::string re = "^";
+    int group = 0;
+    int optional_depth = 0;
+    for (size_t i = 0; i < prefix.size(); ++i) {
+      char c = prefix[i];
+      if (c != '%' || i + 1 >= prefix.size()) {
+        re += RE2::QuoteMeta(re2::StringPiece(&prefix[i], 1));
+        continue;
+      }
+      ++i;
+      bool padded = false;  // %-10u, %10p: a width pads with spaces
+      while (i < prefix.size() && (prefix[i] == '-' || (prefix[i] >= '0' && prefix[i] <= '9'))) {
+        padded = true;
+        ++i;
+      }
+      if (i >= prefix.size()) break;
+      const char* pattern = nullptr;
+      int* slot = nullptr;
+      switch (prefix[i]) {
+        case 'm': pattern = kTimeMs; slot = &m->time_group_; break;
+        case 't': pattern = kTimeS; slot = &m->time_group_; break;
+        case 'n': pattern = R"((\d+\.\d{3}))"; slot = &m->time_group_; break;
+        case 's': pattern = kTimeS; break;
+        case 'p': pattern = R"((\d+))"; slot = &m->pid_group_; break;
+        case 'P': pattern = R"((\d*))"; break;
+        case 'l': pattern = R"((\d+))"; slot = &m->line_group_; break;
+        case 'u': pattern = "(.*?)"; slot = &m->user_group_; break;
+        case 'd': pattern = "(.*?)"; slot = &m->db_group_; break;
+        case 'a': pattern = "(.*?)"; slot = &m->app_group_; break;
+        case 'h': case 'r': pattern = "(.*?)"; slot = &m->host_group_; break;
+        case 'L': pattern = "(.*?)"; break;
+        case 'b': pattern = "(.*?)"; slot = &m->btype_group_; break;
+        case 'i': pattern = "(.*?)"; slot = &m->tag_group_; break;
+        case 'c': pattern = R"(([0-9a-f]+\.[0-9a-f]+))"; slot = &m->session_group_; break;
+        case 'x': pattern = R"((\d+))"; slot = &m->xid_group_; break;
+        case 'v': pattern = R"(((?:-?\d+/\d+)?))"; slot = &m->vxid_group_; break;
+        case 'e': pattern = R"(([0-9A-Z]{5}))"; slot = &m->state_group_; break;
+        case 'Q': pattern = R"((-?\d+))"; slot = &m->qid_group_; break;
+        case '*': pattern = "(.*?)"; break;  // lockgraph's own: any text
+        case '%': re += "%"; continue;
+        case 'q': re += "(?:"; ++optional_depth; continue;
+        default: continue;  // unknown escapes print nothing (elog.c)
+      }
+      ++group;
+      if (slot) *slot = group;
+      re += padded ? std::string(" *") + pattern + " *" : std::string(pattern);
+    }
+    for (int d = 0; d < optional_depth; ++d) re += ")?";
+    // The severity or part label, "ERROR:  " (fr: "ASTUCE :  ", tr: none),
+    // then with log_error_verbosity = verbose "40P01: ".
+    re += "(" + LabelAlternation() + ") ?:(?: {1,2})?(?:([0-9A-Z]{5}): )?";
+    m->label_group_ = ++group;
+    m->sqlstate_group_ = ++group;
+    m->ngroups_ = group;
+    RE2::Options options;
+    options.set_log_errors(false);
+    m->re_ = std::make_unique<RE2>(re, options);
+    if (!m->re_->ok()) {
+      if (error) *error = "cannot compile log_line_prefix '" + m->prefix_ + "': " + m->re_->error();
+      return nullptr;
+    }
+    return m;
+  }
+};
+
+std::unique_ptr<PrefixMatcher> PrefixMatcher::Compile(std::string_view prefix,
+                                                      std::string* error) {
+  return PrefixCompiler::Run(prefix, error);
+}
+
+PrefixMatcher::~PrefixMatcher() = default;
+
+bool PrefixMatcher::Match(std::string_view line, PrefixedLine* out,
+                          SessionInfo* session) const {
+  re2::StringPiece groups[40];
+  if (ngroups_ + 1 > 40) return false;
+  if (!re_->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(),
+                  RE2::ANCHOR_START, groups, ngroups_ + 1))
+    return false;
+  auto group = [&](int g) -> std::string_view { return g > 0 ? View(groups[g]) : std::string_view(); };
+  std::optional<LabelInfo> info = LookupLabel(group(label_group_));
+  if (!info) return false;
+  out->label = info->label;
+  out->severity = info->canonical;
+  out->sqlstate = group(sqlstate_group_).empty() ? group(state_group_) : group(sqlstate_group_);
+  if (out->sqlstate == "00000") out->sqlstate = {};
+  out->text = line.substr(groups[0].size());
+  out->time = Trim(group(time_group_));
+  out->pid = pid_group_ ? Number<int64_t>(group(pid_group_)) : std::nullopt;
+  if (!pid_group_) {
+    // No %p: the auto prefix (%*) still finds "[1234]" or "postgres[1234]".
+    static const RE2 kBracketPid(R"(\[(\d+)\])");
+    re2::StringPiece pid;
+    if (RE2::PartialMatch(groups[0], kBracketPid, &pid)) out->pid = Number<int64_t>(View(pid));
+    static const RE2 kTime(R"((\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?: ?[A-Za-z]{2,5}|[+\-]\d\d(?::?\d\d)?)?))");
+    re2::StringPiece time;
+    if (!time_group_ && RE2::PartialMatch(groups[0], kTime, &time)) out->time = View(time);
+  }
+  out->session = session;
+  if (session) {
+    session->user = Known(group(user_group_));
+    session->database = Known(group(db_group_));
+    session->application = Known(group(app_group_));
+    session->host = Known(group(host_group_));
+    session->session_id = group(session_group_);
+    session->backend_type = Trim(group(btype_group_));
+    session->command_tag = Trim(group(tag_group_));
+    session->vxid = group(vxid_group_);
+    session->xid = xid_group_ ? Number<uint64_t>(group(xid_group_)) : std::nullopt;
+    session->session_line = line_group_ ? Number<uint64_t>(group(line_group_)) : std::nullopt;
+    session->query_id = qid_group_ ? Number<int64_t>(group(qid_group_)) : std::nullopt;
+  }
+  return true;
+}
+
+const std::vector<std::string>& KnownPrefixes() {
+  static const std::vector<std::string> prefixes = {
+      "%m [%p] %q%u@%d/%a ",  // lockgraph's samples
+      "%m [%p] %q%u@%d ",     // Debian / Ubuntu packages
+      "%m [%p] ",             // default since 10
+      "%t [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ",  // pgBadger's advice
+      "%t [%p]: user=%u,db=%d,app=%a,client=%h ",
+      "%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ",
+      "%t [%p]: [%l-1] ",
+      "%t:%r:%u@%d:[%p]:",    // Amazon RDS
+      "%m [%p] [queryid=%Q] %u@%d ",
+      "%m [%p] %q[user=%u,db=%d,app=%a] ",
+      "%m %u %d [%p] ",
+      "< %m > ",
+      "%t [%p] ",
+      "%m ",
+      "%t ",
+      "",                     // 9.x default: no prefix at all
+  };
+  return prefixes;
+}
+
+std::optional<std::string> DetectPrefix(const std::vector<std::string>& head,
+                                        int* matched_lines) {
+  std::vector<std::string_view> candidates;
+  for (const std::string& line : head)
+    if (!line.empty() && line[0] != '\t') candidates.push_back(line);
+  if (candidates.empty()) return std::nullopt;
+  std::optional<std::string> best;
+  int best_score = 0;
+  auto consider = [&](const std::string& prefix) {
+    std::unique_ptr<PrefixMatcher> m = PrefixMatcher::Compile(prefix, nullptr);
+    if (!m) return;
+    int score = 0;
+    PrefixedLine out;
+    for (std::string_view line : candidates) score += m->Match(line, &out, nullptr);
+    // Ties go to the earlier, more specific prefix.
+    if (score > best_score) {
+      best_score = score;
+      best = prefix;
+    }
+  };
+  for (const std::string& prefix : KnownPrefixes()) consider(prefix);
+  // Nothing known fits most lines: fall back to "any text before the label".
+  if (best_score * 2 <= int(candidates.size())) consider("%*");
+  if (matched_lines) *matched_lines = best_score;
+  if (best_score * 2 <= int(candidates.size())) return std::nullopt;
+  return best;
+}
+
+}  // namespace lockgraph

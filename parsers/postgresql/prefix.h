@@ -1,0 +1,62 @@
+// log_line_prefix handling: compiles a prefix exactly as written in
+// postgresql.conf into an RE2 matcher, and detects the prefix of an unknown
+// stderr log from its first lines. Escapes: docs/postgresql.md#prefix.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parsers/postgresql/record_assembler.h"
+
+namespace re2 {
+class RE2;
+}
+
+namespace lockgraph {
+
+/// Immutable after Compile(); safe to share between threads. Movable.
+class PrefixMatcher {
+ public:
+  /// Compiles `log_line_prefix` (e.g. "%m [%p] %q%u@%d "). Returns nullptr
+  /// and sets *error on an unusable prefix.
+  static std::unique_ptr<PrefixMatcher> Compile(std::string_view prefix,
+                                                std::string* error);
+  ~PrefixMatcher();
+
+  /// Splits a physical line into prefix fields, part label and text.
+  /// Returns false when the line does not start with the prefix followed
+  /// by a known label (then it is a continuation or not understood).
+  /// `session` receives the prefix's session fields; string_views in *out
+  /// point into `line`.
+  bool Match(std::string_view line, PrefixedLine* out,
+             SessionInfo* session) const;
+
+  const std::string& prefix() const { return prefix_; }
+  bool has_pid() const { return pid_group_ > 0; }
+  bool has_time() const { return time_group_ > 0; }
+
+ private:
+  PrefixMatcher() = default;
+  std::string prefix_;
+  std::unique_ptr<re2::RE2> re_;
+  int ngroups_ = 0;
+  // 1-based capture group of each escape; 0 when the prefix lacks it.
+  int time_group_ = 0, pid_group_ = 0, user_group_ = 0, db_group_ = 0,
+      app_group_ = 0, host_group_ = 0, session_group_ = 0, line_group_ = 0,
+      xid_group_ = 0, vxid_group_ = 0, state_group_ = 0, tag_group_ = 0,
+      btype_group_ = 0, qid_group_ = 0, label_group_ = 0, sqlstate_group_ = 0;
+  friend class PrefixCompiler;
+};
+
+/// The prefixes tried when none is given, most common first.
+const std::vector<std::string>& KnownPrefixes();
+
+/// Picks the prefix under which most of `head`'s non-continuation lines
+/// parse. Returns nullopt when fewer than half of them parse under any.
+std::optional<std::string> DetectPrefix(const std::vector<std::string>& head,
+                                        int* matched_lines);
+
+}  // namespace lockgraph

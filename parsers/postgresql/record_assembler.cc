@@ -1,0 +1,114 @@
+// See record_assembler.h. A record is closed when its backend starts a new
+// message, when the next prefixed line follows its STATEMENT (the last part
+// elog.c writes), when it has been idle for kIdleLines lines, or at the end.
+#include "parsers/postgresql/record_assembler.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace lockgraph {
+namespace {
+
+constexpr uint64_t kIdleLines = 20000;
+constexpr int64_t kNoPid = -1;
+
+}  // namespace
+
+RecordAssembler::RecordAssembler(std::string file, Emit emit,
+                                 std::function<bool(std::string_view)> interesting)
+    : file_(std::move(file)), emit_(std::move(emit)), interesting_(std::move(interesting)) {}
+
+std::string* RecordAssembler::PartField(LogRecord& r, PartLabel label) {
+  switch (label) {
+    case PartLabel::kPrimary: return &r.message;
+    case PartLabel::kDetail: return &r.detail;
+    case PartLabel::kHint: return &r.hint;
+    case PartLabel::kContext: return &r.context;
+    case PartLabel::kStatement: return &r.statement;
+    default: return nullptr;  // QUERY, LOCATION, BACKTRACE: not kept
+  }
+}
+
+void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
+  ++ordinal_;
+  const int64_t key = line.pid.value_or(kNoPid);
+  if (last_key_ && *last_key_ != key) {
+    auto last = open_.find(*last_key_);
+    if (last != open_.end() && last->second.last == PartLabel::kStatement) Close(*last_key_);
+  }
+  last_key_ = key;
+  if (line.label == PartLabel::kPrimary) {
+    Close(key);
+    Open& o = open_[key];
+    o.record.source = {file_, line_no, line_no};
+    o.record.time = std::string(line.time);
+    o.record.pid = line.pid;
+    o.record.severity = std::string(line.severity);
+    o.record.sqlstate = std::string(line.sqlstate);
+    o.record.message = std::string(line.text);
+    o.keep = interesting_(line.text);
+    if (o.keep && line.session) o.record.session = *line.session;
+    o.last_seen = ordinal_;
+  } else {
+    auto it = open_.find(key);
+    // A part without its primary line (input began mid-message) or out of
+    // elog.c's order: nothing to attach it to; the line is still parsed.
+    if (it == open_.end() || it->second.last >= line.label) return;
+    Open& o = it->second;
+    o.last = line.label;
+    o.last_seen = ordinal_;
+    o.record.source.last_line = line_no;
+    if (o.keep)
+      if (std::string* field = PartField(o.record, line.label)) *field = std::string(line.text);
+  }
+  if ((ordinal_ & 1023) == 0) EvictStale(ordinal_);
+}
+
+void RecordAssembler::OnContinuation(std::string_view text, uint64_t line_no) {
+  ++ordinal_;
+  if (!last_key_) return;
+  auto it = open_.find(*last_key_);
+  if (it == open_.end()) return;
+  Open& o = it->second;
+  o.record.source.last_line = line_no;
+  o.last_seen = ordinal_;
+  if (!o.keep) return;
+  if (std::string* field = PartField(o.record, o.last)) {
+    field->push_back('\n');
+    field->append(text);
+  }
+}
+
+void RecordAssembler::Close(int64_t key) {
+  auto it = open_.find(key);
+  if (it == open_.end()) return;
+  LogRecord record = std::move(it->second.record);
+  open_.erase(it);
+  emit_(std::move(record));
+}
+
+void RecordAssembler::EvictStale(uint64_t now) {
+  std::vector<int64_t> stale;
+  for (const auto& [key, o] : open_)
+    if (now - o.last_seen > kIdleLines) stale.push_back(key);
+  std::sort(stale.begin(), stale.end());
+  for (int64_t key : stale) Close(key);
+}
+
+void RecordAssembler::Finish() {
+  // The record the input ended in may be cut: an ERROR always has at least
+  // a HINT after its DETAIL in the messages we read (deadlock detected).
+  if (last_key_) {
+    auto it = open_.find(*last_key_);
+    if (it != open_.end() && it->second.keep && it->second.record.severity == "ERROR" &&
+        it->second.last < PartLabel::kHint)
+      it->second.record.truncated = true;
+  }
+  std::vector<std::pair<uint64_t, int64_t>> order;
+  for (const auto& [key, o] : open_) order.push_back({o.record.source.first_line, key});
+  std::sort(order.begin(), order.end());
+  for (const auto& [line, key] : order) Close(key);
+  last_key_.reset();
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,77 @@
+// Assembles stderr-style physical lines (prefix + "LABEL:  text", TAB
+// continuations) into whole LogRecords, per backend, even where other
+// backends' lines come between the parts of one message. Used by the stderr
+// and syslog readers. Algorithm: docs/postgresql.md#record-assembly.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "model/log_record.h"
+
+namespace lockgraph {
+
+/// The part label of a physical line, canonical English.
+enum class PartLabel {
+  kPrimary,    // a severity: LOG, ERROR, ... (starts a new message)
+  kDetail,
+  kHint,
+  kQuery,
+  kContext,
+  kLocation,
+  kBacktrace,
+  kStatement,
+};
+
+/// One prefixed physical line, already split by the prefix matcher.
+struct PrefixedLine {
+  PartLabel label = PartLabel::kPrimary;
+  std::string_view severity;  // canonical, for kPrimary
+  std::string_view sqlstate;  // from "ERROR:  40P01: " (verbose) or %e
+  std::string_view text;      // after "LABEL:  "
+  std::optional<int64_t> pid;
+  std::string_view time;
+  const SessionInfo* session = nullptr;  // may be null
+};
+
+class RecordAssembler {
+ public:
+  using Emit = std::function<void(LogRecord&&)>;
+  /// `interesting` decides from the primary message whether parts are kept;
+  /// records it rejects are still emitted, with no parts and no text copy,
+  /// so that the builder can see the backend move on.
+  RecordAssembler(std::string file, Emit emit,
+                  std::function<bool(std::string_view)> interesting);
+
+  void OnPrefixed(const PrefixedLine& line, uint64_t line_no);
+  /// A TAB continuation line (TAB already removed): belongs to the last
+  /// part of the backend whose line came last.
+  void OnContinuation(std::string_view text, uint64_t line_no);
+  /// End of input: emit everything still open, flagged as truncated when a
+  /// deadlock report has fewer query lines than edges.
+  void Finish();
+
+ private:
+  struct Open {
+    LogRecord record;
+    PartLabel last = PartLabel::kPrimary;
+    bool keep = false;
+    uint64_t last_seen = 0;  // ordinal of the last line, for eviction
+  };
+  void Close(int64_t key);
+  void EvictStale(uint64_t now);
+  std::string* PartField(LogRecord& r, PartLabel label);
+
+  std::string file_;
+  Emit emit_;
+  std::function<bool(std::string_view)> interesting_;
+  std::unordered_map<int64_t, Open> open_;  // by pid (-1 when no pid)
+  std::optional<int64_t> last_key_;
+  uint64_t ordinal_ = 0;
+};
+
+}  // namespace lockgraph

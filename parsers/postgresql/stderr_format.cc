@@ -1,0 +1,134 @@
+// PostgreSQL's stderr log layout (reference §6.1): every part of a message
+// on a line of its own with the full log_line_prefix, embedded newlines
+// followed by one TAB. Lines go through the PrefixMatcher, then the
+// RecordAssembler, then the PgEventBuilder.
+#include <memory>
+
+#include "parsers/builtin_formats.h"
+#include "parsers/postgresql/event_builder.h"
+#include "parsers/postgresql/prefix.h"
+#include "parsers/postgresql/record_assembler.h"
+
+namespace lockgraph {
+namespace {
+
+class StderrParser : public LineParser {
+ public:
+  StderrParser(const std::string& file, std::unique_ptr<PrefixMatcher> matcher,
+               ParseSink& sink)
+      : file_(file),
+        sink_(sink),
+        matcher_(std::move(matcher)),
+        builder_(sink),
+        assembler_(
+            file, [this](LogRecord&& r) { builder_.OnRecord(std::move(r)); },
+            &PgEventBuilder::IsInteresting) {}
+
+  void ParseLine(std::string_view line, uint64_t line_no) override {
+    ++counts_.total;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty() && line.front() == '\t') {
+      // A continuation belongs to the message before it, if there is one.
+      if (in_message_) {
+        ++counts_.parsed;
+        assembler_.OnContinuation(line.substr(1), line_no);
+      } else {
+        Unparsed(line, line_no);
+      }
+      return;
+    }
+    PrefixedLine parsed;
+    if (matcher_->Match(line, &parsed, &session_)) {
+      ++counts_.parsed;
+      in_message_ = true;
+      assembler_.OnPrefixed(parsed, line_no);
+      return;
+    }
+    // An empty line inside a message is query text that ended in a newline
+    // after copy and paste lost its TAB (reference §9.4).
+    if (line.empty() && in_message_) {
+      ++counts_.parsed;
+      assembler_.OnContinuation(line, line_no);
+      return;
+    }
+    Unparsed(line, line_no);
+  }
+
+  void Finish() override {
+    assembler_.Finish();
+    builder_.Finish();
+  }
+
+  const LineCounts& counts() const override { return counts_; }
+
+ private:
+  void Unparsed(std::string_view line, uint64_t line_no) {
+    ++counts_.unparsed;
+    in_message_ = false;
+    sink_.OnUnparsed(file_, line_no, line);
+  }
+
+  std::string file_;
+  ParseSink& sink_;
+  std::unique_ptr<PrefixMatcher> matcher_;
+  PgEventBuilder builder_;
+  RecordAssembler assembler_;
+  SessionInfo session_;  // reused for every line: no allocation per line
+  LineCounts counts_;
+  bool in_message_ = false;
+};
+
+class StderrFormat : public InputFormat {
+ public:
+  std::string Name() const override { return "stderr"; }
+  std::string Description() const override {
+    return "PostgreSQL stderr log with any log_line_prefix (detected, or --prefix)";
+  }
+
+  SniffResult Sniff(const std::vector<std::string>& head,
+                    const ParseOptions& options) const override {
+    SniffResult result;
+    if (options.has_prefix) {
+      std::string error;
+      auto m = PrefixMatcher::Compile(options.log_line_prefix, &error);
+      if (!m) {
+        result.reason = error;
+        return result;
+      }
+      PrefixedLine out;
+      for (const std::string& line : head) result.score += m->Match(line, &out, nullptr);
+      result.verdict = result.score > 0 ? SniffResult::Verdict::kMatch
+                                        : SniffResult::Verdict::kNoMatch;
+      result.detected = options.log_line_prefix;
+      if (!result.score) result.reason = "no line matches --prefix '" + options.log_line_prefix + "'";
+      return result;
+    }
+    int matched = 0;
+    std::optional<std::string> prefix = DetectPrefix(head, &matched);
+    result.score = matched;
+    if (!prefix) {
+      result.reason = "no log_line_prefix followed by a severity (LOG:, ERROR:, ...) fits most lines";
+      return result;
+    }
+    result.verdict = SniffResult::Verdict::kMatch;
+    result.detected = *prefix;
+    return result;
+  }
+
+  std::unique_ptr<LineParser> CreateParser(const std::string& file,
+                                           const ParseOptions& options,
+                                           const std::string& detected,
+                                           ParseSink& sink) const override {
+    std::string prefix = options.has_prefix ? options.log_line_prefix : detected;
+    std::string error;
+    auto matcher = PrefixMatcher::Compile(prefix, &error);
+    if (!matcher) matcher = PrefixMatcher::Compile("%*", &error);
+    return std::make_unique<StderrParser>(file, std::move(matcher), sink);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<InputFormat> MakePgStderrFormat() { return std::make_unique<StderrFormat>(); }
+
+}  // namespace lockgraph

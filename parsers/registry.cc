@@ -1,0 +1,16 @@
+// The explicit list of input formats. Order is sniffing priority: the
+// structured formats first, stderr (the most permissive) last.
+#include "parsers/builtin_formats.h"
+
+namespace lockgraph {
+
+std::vector<std::unique_ptr<InputFormat>> RegisterBuiltinFormats() {
+  std::vector<std::unique_ptr<InputFormat>> formats;
+  formats.push_back(MakePgJsonlogFormat());
+  formats.push_back(MakePgCsvlogFormat());
+  formats.push_back(MakePgSyslogFormat());
+  formats.push_back(MakePgStderrFormat());
+  return formats;
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,117 @@
+// See analyzer.h.
+#include "app/analyzer.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "io/line_reader.h"
+
+namespace lockgraph {
+namespace {
+
+constexpr size_t kSniffLines = 200;
+
+}  // namespace
+
+Analyzer::Analyzer(AnalyzeOptions options, EventStream* stream)
+    : options_(std::move(options)), stream_(stream), formats_(RegisterBuiltinFormats()) {}
+
+const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
+                                    const std::string& path, std::string* detected,
+                                    std::string* error) const {
+  std::string names;
+  for (const auto& f : formats_) names += (names.empty() ? "" : ", ") + f->Name();
+  if (!options_.input_format.empty()) {
+    for (const auto& f : formats_) {
+      if (f->Name() != options_.input_format) continue;
+      SniffResult r = f->Sniff(head, options_.parse);
+      *detected = r.detected;
+      return f.get();
+    }
+    *error = "unknown --input-format '" + options_.input_format + "' (formats: " + names + ")";
+    return nullptr;
+  }
+  const InputFormat* best = nullptr;
+  int best_score = 0;
+  std::string reasons;
+  for (const auto& f : formats_) {
+    SniffResult r = f->Sniff(head, options_.parse);
+    if (r.verdict == SniffResult::Verdict::kMatch && r.score > best_score) {
+      best = f.get();
+      best_score = r.score;
+      *detected = r.detected;
+    } else if (r.verdict != SniffResult::Verdict::kMatch) {
+      reasons += "\n  " + f->Name() + ": " + r.reason;
+    }
+  }
+  if (!best) {
+    *error = path + ": unknown input format" +
+             (head.empty() ? std::string(" (the input is empty)") : reasons) +
+             "\nforce one with --input-format (" + names + ")";
+  }
+  return best;
+}
+
+bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
+  std::unique_ptr<LineReader> reader = LineReader::Open(path, error);
+  if (!reader) return false;
+  const std::vector<std::string>& head = reader->Head(kSniffLines);
+  std::string detected;
+  const InputFormat* format = Choose(head, path, &detected, error);
+  if (!format) return false;
+  const std::string name = path == "-" ? "-" : path;
+  std::unique_ptr<LineParser> parser = format->CreateParser(name, options_.parse, detected, *this);
+  bool ok = reader->ForEachLine(
+      [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
+  parser->Finish();
+  InputInfo info{name, format->Name(), detected, reader->gzip(), parser->counts()};
+  report_.summary.lines.total += info.lines.total;
+  report_.summary.lines.parsed += info.lines.parsed;
+  report_.summary.lines.unparsed += info.lines.unparsed;
+  report_.inputs.push_back(std::move(info));
+  ++input_index_;
+  return ok;
+}
+
+void Analyzer::OnEvent(Event&& event) {
+  if (event.type == EventType::kDeadlock) {
+    ++report_.summary.deadlocks;
+    if (event.deadlock && !event.deadlock->complete) ++report_.summary.deadlocks_incomplete;
+  } else if (event.type == EventType::kLockWait) {
+    ++report_.summary.lock_waits;
+  }
+  if (stream_) stream_->OnEvent(event);
+  if (options_.collect_events) {
+    report_.events.push_back(std::move(event));
+    event_input_.push_back(input_index_);
+  }
+}
+
+void Analyzer::OnUnparsed(const std::string& file, uint64_t line, std::string_view text) {
+  if (report_.unparsed.size() < options_.keep_unparsed)
+    report_.unparsed.push_back({file, line, std::string(text)});
+}
+
+void Analyzer::OnDiagnostic(Diagnostic&& diag) {
+  if (report_.diagnostics.size() < 1000) report_.diagnostics.push_back(std::move(diag));
+}
+
+Report& Analyzer::Finish() {
+  // Events are made when they end (a wait when it is acquired): sort them
+  // by where they start so that every output reads in log order.
+  std::vector<size_t> order(report_.events.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Event& x = report_.events[a];
+    const Event& y = report_.events[b];
+    if (event_input_[a] != event_input_[b]) return event_input_[a] < event_input_[b];
+    return x.source.first_line < y.source.first_line;
+  });
+  std::vector<Event> sorted;
+  sorted.reserve(order.size());
+  for (size_t i : order) sorted.push_back(std::move(report_.events[i]));
+  report_.events = std::move(sorted);
+  return report_;
+}
+
+}  // namespace lockgraph

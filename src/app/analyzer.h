@@ -1,0 +1,49 @@
+// Runs inputs through format sniffing and parsing and collects a Report.
+// Not thread-safe. Errors are returned as data, never thrown.
+#pragma once
+
+#include <string>
+
+#include "app/report.h"
+#include "parsers/input_format.h"
+
+namespace lockgraph {
+
+struct AnalyzeOptions {
+  std::string input_format;       // --input-format; empty: sniff
+  ParseOptions parse;
+  size_t keep_unparsed = 0;       // how many unparsed lines to keep (--show-unparsed)
+  bool collect_events = true;     // false when only streaming (ndjson)
+};
+
+class Analyzer : public ParseSink {
+ public:
+  /// `stream` may be null; when set it sees every event as it is made.
+  Analyzer(AnalyzeOptions options, EventStream* stream);
+
+  /// Reads one input ("-" = stdin). Returns false and sets *error for an
+  /// unreadable input or an unknown format (the message names the formats
+  /// and --input-format).
+  bool AnalyzeInput(const std::string& path, std::string* error);
+
+  /// Sorts the events and fills the summary. Call once, after the inputs.
+  Report& Finish();
+
+  // ParseSink
+  void OnEvent(Event&& event) override;
+  void OnUnparsed(const std::string& file, uint64_t line, std::string_view text) override;
+  void OnDiagnostic(Diagnostic&& diag) override;
+
+ private:
+  const InputFormat* Choose(const std::vector<std::string>& head, const std::string& path,
+                            std::string* detected, std::string* error) const;
+
+  AnalyzeOptions options_;
+  EventStream* stream_;
+  std::vector<std::unique_ptr<InputFormat>> formats_;
+  Report report_;
+  size_t input_index_ = 0;
+  std::vector<size_t> event_input_;  // input index of each collected event
+};
+
+}  // namespace lockgraph

@@ -1,0 +1,24 @@
+// The subcommands, each wired to CLI11 by main.cc. A command returns the
+// process exit code (docs/cli.md#exit-codes).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace lockgraph {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFindings = 1,  // check: a limit or rule was broken
+  kExitError = 2,     // usage or input error
+};
+
+/// Adds `analyze` to `app`; *run is set to the function to call when the
+/// subcommand was chosen.
+void AddAnalyzeCommand(CLI::App& app);
+
+}  // namespace lockgraph

@@ -1,0 +1,50 @@
+// What one analysis produced: the events (sorted for output), the inputs
+// with their detected formats, line counts and diagnostics. Emitters read it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/event.h"
+#include "parsers/input_format.h"
+
+namespace lockgraph {
+
+struct InputInfo {
+  std::string file;
+  std::string format;    // "stderr", "csvlog", ...
+  std::string detected;  // e.g. the detected log_line_prefix
+  bool gzip = false;
+  LineCounts lines;
+};
+
+struct UnparsedLine {
+  std::string file;
+  uint64_t line = 0;
+  std::string text;
+};
+
+struct Summary {
+  uint64_t deadlocks = 0;
+  uint64_t deadlocks_incomplete = 0;
+  uint64_t lock_waits = 0;
+  LineCounts lines;
+};
+
+struct Report {
+  std::vector<InputInfo> inputs;
+  std::vector<Event> events;  // sorted by input order, then first line
+  std::vector<UnparsedLine> unparsed;  // the first ones, when asked for
+  std::vector<Diagnostic> diagnostics;
+  Summary summary;
+};
+
+/// Receives events as the input streams (ndjson), before any sorting.
+class EventStream {
+ public:
+  virtual ~EventStream() = default;
+  virtual void OnEvent(const Event& event) = 0;
+};
+
+}  // namespace lockgraph

@@ -1,0 +1,45 @@
+// The plug-in point for output formats: one file per emitter plus one line
+// in RegisterBuiltinEmitters() (src/emit/registry.cc). Emitters write to a
+// std::ostream, deterministically: sorted events, stable ids, no clock.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "app/report.h"
+
+namespace lockgraph {
+
+struct EmitOptions {
+  bool color = false;  // ANSI colour in text output (never with NO_COLOR)
+};
+
+class Emitter {
+ public:
+  virtual ~Emitter() = default;
+  /// The --format name.
+  virtual std::string Name() const = 0;
+  virtual std::string Description() const = 0;
+  /// True when events are written as they come (OnEvent), so that
+  /// `tail -F log | lockgraph analyze --format ndjson -` works.
+  virtual bool Streams() const { return false; }
+  virtual void OnEvent(const Event& event, std::ostream& out) {}
+  /// Writes the whole report (streaming emitters: only what is left).
+  virtual void Write(const Report& report, std::ostream& out) = 0;
+  void set_options(const EmitOptions& options) { options_ = options; }
+
+ protected:
+  EmitOptions options_;
+};
+
+std::unique_ptr<Emitter> MakeTextEmitter();
+std::unique_ptr<Emitter> MakeJsonEmitter();
+std::unique_ptr<Emitter> MakeNdjsonEmitter();
+std::unique_ptr<Emitter> MakeDotEmitter();
+
+/// Every builtin emitter, in the order `--help` lists them.
+std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters();
+
+}  // namespace lockgraph

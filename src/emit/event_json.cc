@@ -1,0 +1,176 @@
+// See event_json.h.
+#include "emit/event_json.h"
+
+#include <charconv>
+
+namespace lockgraph {
+namespace {
+
+using nlohmann::json;
+
+// PostgreSQL participant ids are pids: numbers in JSON. Other engines' ids
+// (SQL Server "process1a2b") stay strings.
+json Id(const std::string& id) {
+  int64_t v = 0;
+  auto r = std::from_chars(id.data(), id.data() + id.size(), v);
+  if (!id.empty() && r.ec == std::errc() && r.ptr == id.data() + id.size()) return v;
+  return id;
+}
+
+json LockToJson(const LockTarget& lock) {
+  json j = {{"type", lock.type}};
+  for (const LockField& f : lock.fields) {
+    if (f.numeric) {
+      uint64_t v = 0;
+      auto r = std::from_chars(f.value.data(), f.value.data() + f.value.size(), v);
+      if (r.ec == std::errc()) {
+        j[f.name] = v;
+        continue;
+      }
+    }
+    j[f.name] = f.value;
+  }
+  if (!lock.relation_name.empty()) j["relation_name"] = lock.relation_name;
+  if (!lock.text.empty()) j["text"] = lock.text;
+  return j;
+}
+
+json SessionToJson(const SessionInfo& s) {
+  json j = json::object();
+  auto put = [&](const char* k, const std::string& v) {
+    if (!v.empty()) j[k] = v;
+  };
+  put("user", s.user);
+  put("database", s.database);
+  put("application", s.application);
+  put("host", s.host);
+  put("session_id", s.session_id);
+  put("backend_type", s.backend_type);
+  put("command_tag", s.command_tag);
+  put("vxid", s.vxid);
+  if (s.xid) j["xid"] = *s.xid;
+  if (s.session_line) j["session_line"] = *s.session_line;
+  if (s.query_id) j["query_id"] = *s.query_id;
+  return j;
+}
+
+json ContextToJson(const std::vector<ContextFrame>& frames) {
+  json arr = json::array();
+  for (const ContextFrame& f : frames) {
+    json j = {{"text", f.text}};
+    switch (f.kind) {
+      case ContextFrame::Kind::kRowWait:
+        j["kind"] = "row_wait";
+        j["action"] = f.action;
+        j["tuple"] = f.tuple;
+        j["relation"] = f.relation;
+        break;
+      case ContextFrame::Kind::kFunction:
+        j["kind"] = "function";
+        j["function"] = f.function;
+        if (f.line) j["line"] = *f.line;
+        j["statement"] = f.statement;
+        break;
+      case ContextFrame::Kind::kSqlStatement:
+        j["kind"] = "sql_statement";
+        j["statement"] = f.statement;
+        break;
+      case ContextFrame::Kind::kOther: j["kind"] = "other"; break;
+    }
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+void DeadlockFields(const Deadlock& d, json& j) {
+  j["victim"] = Id(d.victim);
+  json procs = json::array();
+  for (const Participant& p : d.processes) {
+    json pj = {{"id", Id(p.id)}};
+    if (p.pid) pj["pid"] = *p.pid;
+    pj["query"] = p.query;
+    if (p.query_clipped) pj["query_clipped"] = true;
+    json s = SessionToJson(p.session);
+    if (!s.empty()) pj["session"] = std::move(s);
+    procs.push_back(std::move(pj));
+  }
+  j["processes"] = std::move(procs);
+  json edges = json::array();
+  for (const WaitEdge& e : d.edges)
+    edges.push_back({{"waiter", Id(e.waiter)}, {"blocker", Id(e.blocker)}, {"mode", e.mode},
+                     {"lock", LockToJson(e.lock)}, {"basis", EdgeBasisName(e.basis)}});
+  j["edges"] = std::move(edges);
+  j["complete"] = d.complete;
+  if (!d.problems.empty()) j["problems"] = d.problems;
+  j["message"] = d.message;
+  j["sqlstate"] = d.sqlstate;
+  if (!d.hint.empty()) j["hint"] = d.hint;
+  if (!d.context.empty()) j["context"] = ContextToJson(d.context);
+  if (!d.statement.empty()) j["statement"] = d.statement;
+}
+
+void LockWaitFields(const LockWait& w, json& j) {
+  j["waiter"] = Id(w.waiter);
+  j["mode"] = w.mode;
+  j["lock"] = LockToJson(w.lock);
+  j["outcome"] = WaitOutcomeName(w.outcome);
+  j["start_time"] = w.start_time;
+  if (!w.end_time.empty()) j["end_time"] = w.end_time;
+  if (w.waited_ms) j["waited_ms"] = *w.waited_ms;
+  j["holders"] = w.holders;
+  j["queue"] = w.queue;
+  j["chain"] = w.chain;
+  if (!w.chain.empty()) j["root_blocker"] = w.chain.back();
+  json reports = json::array();
+  for (const WaitReport& r : w.reports) {
+    json rj = {{"kind", r.kind}, {"time", r.time}, {"line", r.line}};
+    if (r.after_ms) rj["after_ms"] = *r.after_ms;
+    reports.push_back(std::move(rj));
+  }
+  j["reports"] = std::move(reports);
+  if (!w.context.empty()) j["context"] = ContextToJson(w.context);
+  if (!w.statement.empty()) j["statement"] = w.statement;
+}
+
+}  // namespace
+
+json EventToJson(const Event& ev) {
+  json j = {{"type", EventTypeName(ev.type)}, {"engine", ev.engine}, {"time", ev.time}};
+  if (ev.pid) j["pid"] = *ev.pid;
+  j["source"] = {{"file", ev.source.file},
+                 {"first_line", ev.source.first_line},
+                 {"last_line", ev.source.last_line}};
+  json s = SessionToJson(ev.session);
+  if (!s.empty()) j["session"] = std::move(s);
+  if (ev.truncated) j["truncated"] = true;
+  if (ev.deadlock) DeadlockFields(*ev.deadlock, j);
+  if (ev.lock_wait) LockWaitFields(*ev.lock_wait, j);
+  return j;
+}
+
+json SummaryToJson(const Summary& s) {
+  return {{"deadlocks", s.deadlocks},
+          {"deadlocks_incomplete", s.deadlocks_incomplete},
+          {"lock_waits", s.lock_waits},
+          {"lines", {{"total", s.lines.total}, {"parsed", s.lines.parsed},
+                     {"unparsed", s.lines.unparsed}}}};
+}
+
+json InputsToJson(const std::vector<InputInfo>& inputs) {
+  json arr = json::array();
+  for (const InputInfo& in : inputs) {
+    json j = {{"file", in.file}, {"format", in.format}};
+    if (in.format == "stderr" || in.format == "syslog") j["log_line_prefix"] = in.detected;
+    if (in.gzip) j["gzip"] = true;
+    j["lines"] = {{"total", in.lines.total}, {"parsed", in.lines.parsed},
+                  {"unparsed", in.lines.unparsed}};
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+std::string DumpJson(const json& j, int indent) {
+  return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,22 @@
+// The JSON contract of events and summaries, shared by the json and ndjson
+// emitters. Documented field by field in docs/json-schema.md; bump
+// kSchemaVersion on any incompatible change.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "app/report.h"
+
+namespace lockgraph {
+
+inline constexpr int kSchemaVersion = 1;
+
+nlohmann::json EventToJson(const Event& event);
+nlohmann::json SummaryToJson(const Summary& summary);
+nlohmann::json InputsToJson(const std::vector<InputInfo>& inputs);
+
+/// Serializes without ever throwing: invalid UTF-8 from a log is replaced
+/// by U+FFFD, everything else is escaped by nlohmann::json.
+std::string DumpJson(const nlohmann::json& j, int indent);
+
+}  // namespace lockgraph

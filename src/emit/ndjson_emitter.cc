@@ -1,0 +1,30 @@
+// --format ndjson: one event per line as it is made, then a summary line.
+#include "emit/emitter.h"
+#include "emit/event_json.h"
+
+namespace lockgraph {
+namespace {
+
+class NdjsonEmitter : public Emitter {
+ public:
+  std::string Name() const override { return "ndjson"; }
+  std::string Description() const override {
+    return "one JSON event per line as the input streams, then a summary line";
+  }
+  bool Streams() const override { return true; }
+  void OnEvent(const Event& event, std::ostream& out) override {
+    out << DumpJson(EventToJson(event), -1) << '\n';
+    out.flush();  // `tail -F | lockgraph ... | next-tool` sees events at once
+  }
+  void Write(const Report& report, std::ostream& out) override {
+    nlohmann::json j = SummaryToJson(report.summary);
+    j["type"] = "summary";
+    out << DumpJson(j, -1) << '\n';
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Emitter> MakeNdjsonEmitter() { return std::make_unique<NdjsonEmitter>(); }
+
+}  // namespace lockgraph

@@ -1,0 +1,15 @@
+// The explicit list of output formats.
+#include "emit/emitter.h"
+
+namespace lockgraph {
+
+std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters() {
+  std::vector<std::unique_ptr<Emitter>> emitters;
+  emitters.push_back(MakeTextEmitter());
+  emitters.push_back(MakeJsonEmitter());
+  emitters.push_back(MakeNdjsonEmitter());
+  emitters.push_back(MakeDotEmitter());
+  return emitters;
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,171 @@
+// --format text (default): one block per deadlock and per lock wait, in log
+// order, then a summary. Control characters from the log are shown escaped
+// so that a hostile query cannot drive the terminal.
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "emit/emitter.h"
+
+namespace lockgraph {
+namespace {
+
+std::string Clean(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    if (c < 0x20 && c != '\n' && c != '\t') {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else if (c == 0x7f) {
+      out += "\\x7f";
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
+// Indents every line after the first by `indent`.
+std::string Indented(std::string_view text, const std::string& indent) {
+  std::string out;
+  for (char c : Clean(text)) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+std::string Ms(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  return buf;
+}
+
+class TextEmitter : public Emitter {
+ public:
+  std::string Name() const override { return "text"; }
+  std::string Description() const override { return "human-readable report (default)"; }
+
+  void Write(const Report& report, std::ostream& out) override {
+    int deadlock_no = 0, wait_no = 0;
+    for (const Event& ev : report.events) {
+      if (ev.deadlock) WriteDeadlock(ev, ++deadlock_no, out);
+      if (ev.lock_wait) WriteLockWait(ev, ++wait_no, out);
+    }
+    WriteSummary(report, out);
+  }
+
+ private:
+  std::string Paint(const char* code, const std::string& s) const {
+    if (!options_.color) return s;
+    return std::string("\x1b[") + code + "m" + s + "\x1b[0m";
+  }
+
+  static std::string Where(const Event& ev) {
+    std::string s = ev.source.file + ":" + std::to_string(ev.source.first_line);
+    if (ev.source.last_line > ev.source.first_line) s += "-" + std::to_string(ev.source.last_line);
+    return s;
+  }
+
+  static std::string Who(const SessionInfo& s) {
+    std::string who;
+    if (!s.user.empty() || !s.database.empty()) who = s.user + "@" + s.database;
+    if (!s.application.empty()) who += (who.empty() ? "" : ", ") + std::string("app ") + s.application;
+    if (!s.host.empty()) who += (who.empty() ? "" : ", ") + std::string("from ") + s.host;
+    return Clean(who);
+  }
+
+  void WriteDeadlock(const Event& ev, int no, std::ostream& out) const {
+    const Deadlock& d = *ev.deadlock;
+    out << Paint("1;31", "deadlock " + std::to_string(no)) << "  " << Clean(ev.time) << "  "
+        << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
+    std::string who = Who(ev.session);
+    out << "  victim: " << Clean(d.victim) << (who.empty() ? "" : " (" + who + ")") << '\n';
+    out << "  cycle (" << d.edges.size() << (d.edges.size() == 1 ? " edge" : " edges")
+        << (d.complete ? "" : ", INCOMPLETE") << "):\n";
+    for (const WaitEdge& e : d.edges) {
+      out << "    " << Clean(e.waiter) << " waits for " << Paint("33", Clean(e.mode)) << " on "
+          << Clean(e.lock.Label()) << " held by " << Clean(e.blocker) << '\n';
+    }
+    if (d.complete && !d.edges.empty()) {
+      std::string cycle;
+      for (const WaitEdge& e : d.edges) cycle += Clean(e.waiter) + " -> ";
+      out << "    " << cycle << Clean(d.edges.front().waiter) << '\n';
+    }
+    for (const std::string& p : d.problems) out << "  " << Paint("35", "problem: ") << Clean(p) << '\n';
+    out << "  processes:\n";
+    for (const Participant& p : d.processes) {
+      std::string head = "    " + Clean(p.id) + (p.id == d.victim ? " (victim)" : "") + ": ";
+      out << head << Indented(p.query, std::string(head.size(), ' '))
+          << (p.query_clipped ? "  [clipped]" : "") << '\n';
+    }
+    for (const ContextFrame& f : d.context) out << "  context: " << Indented(f.text, "           ") << '\n';
+    if (!d.statement.empty() && (d.processes.empty() || d.statement != d.processes.front().query))
+      out << "  statement: " << Indented(d.statement, "             ") << '\n';
+    out << '\n';
+  }
+
+  void WriteLockWait(const Event& ev, int no, std::ostream& out) const {
+    const LockWait& w = *ev.lock_wait;
+    out << Paint("1;33", "lock wait " + std::to_string(no)) << "  " << Clean(w.start_time) << "  "
+        << Where(ev) << '\n';
+    out << "  " << Clean(w.waiter) << " waited " << (w.waited_ms ? Ms(*w.waited_ms) : "?")
+        << " for " << Clean(w.mode) << " on " << Clean(w.lock.Label()) << " -> "
+        << WaitOutcomeName(w.outcome) << '\n';
+    if (!w.chain.empty()) {
+      std::string chain;
+      for (size_t i = 0; i < w.chain.size(); ++i) chain += (i ? " -> " : "") + std::to_string(w.chain[i]);
+      out << "  chain: " << chain << " (root blocker " << w.chain.back() << ")\n";
+    }
+    if (w.queue.size() > 1) {
+      std::string q;
+      for (int64_t p : w.queue) q += (q.empty() ? "" : ", ") + std::to_string(p);
+      out << "  queue: " << q << '\n';
+    }
+    if (!w.statement.empty()) out << "  statement: " << Indented(w.statement, "             ") << '\n';
+    out << '\n';
+  }
+
+  void WriteSummary(const Report& report, std::ostream& out) const {
+    const Summary& s = report.summary;
+    std::map<std::string, int> outcomes;
+    double longest = 0;
+    for (const Event& ev : report.events)
+      if (ev.lock_wait) {
+        ++outcomes[WaitOutcomeName(ev.lock_wait->outcome)];
+        if (ev.lock_wait->waited_ms && *ev.lock_wait->waited_ms > longest) longest = *ev.lock_wait->waited_ms;
+      }
+    out << Paint("1", "summary") << ": " << s.deadlocks << (s.deadlocks == 1 ? " deadlock" : " deadlocks");
+    if (s.deadlocks_incomplete) out << " (" << s.deadlocks_incomplete << " incomplete)";
+    out << ", " << s.lock_waits << (s.lock_waits == 1 ? " lock wait" : " lock waits");
+    if (!outcomes.empty()) {
+      out << " (";
+      bool first = true;
+      for (const auto& [name, n] : outcomes) {
+        out << (first ? "" : ", ") << n << " " << name;
+        first = false;
+      }
+      out << "; longest " << Ms(longest) << ")";
+    }
+    out << '\n';
+    out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
+        << s.lines.unparsed << " not understood";
+    if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";
+    out << '\n';
+    for (const InputInfo& in : report.inputs) {
+      out << "input: " << Clean(in.file) << " (" << in.format;
+      if (in.format == "stderr") out << ", log_line_prefix '" << Clean(in.detected) << "'";
+      out << (in.gzip ? ", gzip" : "") << ")\n";
+    }
+    for (const UnparsedLine& u : report.unparsed)
+      out << "not understood: " << Clean(u.file) << ":" << u.line << ": " << Clean(u.text) << '\n';
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Emitter> MakeTextEmitter() { return std::make_unique<TextEmitter>(); }
+
+}  // namespace lockgraph

@@ -1,0 +1,54 @@
+// Streams the lines of a file, a .gz file or stdin ("-") with large read()
+// buffers (3x faster than mmap on these machines for a 1 GiB log). Gzip is
+// recognised by its magic bytes, not the name. Memory: the buffer grows only
+// to the longest line.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lockgraph {
+
+class LineReader {
+ public:
+  /// Opens `path` ("-" = stdin). Returns nullptr and sets *error (with the
+  /// path and the system's reason) when it cannot be read.
+  static std::unique_ptr<LineReader> Open(const std::string& path, std::string* error);
+  ~LineReader();
+
+  /// The first `n` lines (fewer at end of input), kept for the next
+  /// ForEachLine. Used for format sniffing.
+  const std::vector<std::string>& Head(size_t n);
+
+  /// Calls `fn(line, line_no)` for every line, from the first, without the
+  /// '\n'. Returns false and sets *error on a read or decompression error.
+  bool ForEachLine(const std::function<void(std::string_view, uint64_t)>& fn,
+                   std::string* error);
+
+  bool gzip() const { return gzip_; }
+
+ private:
+  LineReader() = default;
+  /// Appends up to `want` decoded bytes to buf_; returns bytes read, 0 at
+  /// end of input, -1 on error.
+  long Fill(size_t want, std::string* error);
+  long ReadRaw(char* dst, size_t want, std::string* error);
+
+  std::string path_;
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  bool gzip_ = false;
+  bool eof_ = false;
+  struct Inflater;
+  std::unique_ptr<Inflater> inflater_;
+  std::vector<char> buf_;
+  size_t begin_ = 0, end_ = 0;  // unread bytes of buf_
+  std::vector<std::string> head_;
+  size_t head_bytes_ = 0;       // bytes of buf_ that head_ lines came from
+};
+
+}  // namespace lockgraph
