@@ -71,8 +71,10 @@ class PrefixCompiler {
         case 'p': pattern = R"((\d+))"; slot = &m->pid_group_; break;
         case 'P': pattern = R"((\d*))"; break;
         case 'l': pattern = R"((\d+))"; slot = &m->line_group_; break;
-        case 'u': pattern = "(.*?)"; slot = &m->user_group_; break;
-        case 'd': pattern = "(.*?)"; slot = &m->db_group_; break;
+        // Role and database names with spaces are rare; application names
+        // with spaces are common ("PostgreSQL JDBC Driver").
+        case 'u': pattern = "([^ ]*?)"; slot = &m->user_group_; break;
+        case 'd': pattern = "([^ ]*?)"; slot = &m->db_group_; break;
         case 'a': pattern = "(.*?)"; slot = &m->app_group_; break;
         case 'h': case 'r': pattern = "(.*?)"; slot = &m->host_group_; break;
         case 'L': pattern = "(.*?)"; break;
@@ -188,17 +190,33 @@ std::optional<std::string> DetectPrefix(const std::vector<std::string>& head,
   for (const std::string& line : head)
     if (!line.empty() && line[0] != '\t') candidates.push_back(line);
   if (candidates.empty()) return std::nullopt;
+  // Score: lines matched, then fields filled (a prefix whose %q part
+  // matched, or that splits "db/app" in two, fits better), then bytes the
+  // prefix consumed, then the shorter prefix string.
   std::optional<std::string> best;
   int best_score = 0;
+  std::pair<size_t, size_t> best_fit{0, 0};
   auto consider = [&](const std::string& prefix) {
     std::unique_ptr<PrefixMatcher> m = PrefixMatcher::Compile(prefix, nullptr);
     if (!m) return;
     int score = 0;
+    std::pair<size_t, size_t> fit{0, 0};
     PrefixedLine out;
-    for (std::string_view line : candidates) score += m->Match(line, &out, nullptr);
-    // Ties go to the earlier, more specific prefix.
-    if (score > best_score) {
+    SessionInfo s;
+    for (std::string_view line : candidates) {
+      if (!m->Match(line, &out, &s)) continue;
+      ++score;
+      fit.first += !out.time.empty() + out.pid.has_value() + !s.user.empty() +
+                   !s.database.empty() + !s.application.empty() + !s.host.empty() +
+                   !s.session_id.empty() + s.session_line.has_value() + s.query_id.has_value();
+      fit.second += line.size() - out.text.size();
+    }
+    bool better = score > best_score ||
+                  (score == best_score && score > 0 &&
+                   (fit > best_fit || (fit == best_fit && prefix.size() < best->size())));
+    if (better) {
       best_score = score;
+      best_fit = fit;
       best = prefix;
     }
   };

@@ -4,6 +4,7 @@
 #include "parsers/postgresql/record_assembler.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace lockgraph {
@@ -47,6 +48,7 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
     o.record.sqlstate = std::string(line.sqlstate);
     o.record.message = std::string(line.text);
     o.keep = interesting_(line.text);
+    o.seq = next_seq_++;
     if (o.keep && line.session) o.record.session = *line.session;
     o.last_seen = ordinal_;
   } else {
@@ -82,9 +84,19 @@ void RecordAssembler::OnContinuation(std::string_view text, uint64_t line_no) {
 void RecordAssembler::Close(int64_t key) {
   auto it = open_.find(key);
   if (it == open_.end()) return;
-  LogRecord record = std::move(it->second.record);
+  closed_.emplace(it->second.seq, std::move(it->second.record));
   open_.erase(it);
-  emit_(std::move(record));
+  Release();
+}
+
+void RecordAssembler::Release() {
+  uint64_t oldest_open = UINT64_MAX;
+  for (const auto& [key, o] : open_) oldest_open = std::min(oldest_open, o.seq);
+  while (!closed_.empty() && closed_.begin()->first < oldest_open) {
+    LogRecord record = std::move(closed_.begin()->second);
+    closed_.erase(closed_.begin());
+    emit_(std::move(record));
+  }
 }
 
 void RecordAssembler::EvictStale(uint64_t now) {
@@ -108,6 +120,7 @@ void RecordAssembler::Finish() {
   for (const auto& [key, o] : open_) order.push_back({o.record.source.first_line, key});
   std::sort(order.begin(), order.end());
   for (const auto& [line, key] : order) Close(key);
+  Release();
   last_key_.reset();
 }
 

@@ -1,11 +1,14 @@
 // Assembles stderr-style physical lines (prefix + "LABEL:  text", TAB
 // continuations) into whole LogRecords, per backend, even where other
-// backends' lines come between the parts of one message. Used by the stderr
-// and syslog readers. Algorithm: docs/postgresql.md#record-assembly.
+// backends' lines come between the parts of one message. Records leave in
+// the order their first lines came, so that the lock-wait tracker sees the
+// log's order. Used by the stderr and syslog readers.
+// Algorithm: docs/postgresql.md#record-assembly.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,9 +63,13 @@ class RecordAssembler {
     LogRecord record;
     PartLabel last = PartLabel::kPrimary;
     bool keep = false;
+    uint64_t seq = 0;        // order of the primary line among records
     uint64_t last_seen = 0;  // ordinal of the last line, for eviction
   };
   void Close(int64_t key);
+  /// Emits closed records in the order their primary lines came, each once
+  /// every record that started before it is closed too.
+  void Release();
   void EvictStale(uint64_t now);
   std::string* PartField(LogRecord& r, PartLabel label);
 
@@ -70,8 +77,10 @@ class RecordAssembler {
   Emit emit_;
   std::function<bool(std::string_view)> interesting_;
   std::unordered_map<int64_t, Open> open_;  // by pid (-1 when no pid)
+  std::map<uint64_t, LogRecord> closed_;    // by seq, waiting for Release
   std::optional<int64_t> last_key_;
   uint64_t ordinal_ = 0;
+  uint64_t next_seq_ = 0;
 };
 
 }  // namespace lockgraph

@@ -1,0 +1,50 @@
+#include "support.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace lockgraph::test {
+
+Report AnalyzeText(const std::string& text, const std::string& input_format,
+                   const std::string& prefix, bool has_prefix) {
+  char path[] = "/tmp/lockgraph-test-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) std::abort();
+  if (write(fd, text.data(), text.size()) != ssize_t(text.size())) std::abort();
+  close(fd);
+  AnalyzeOptions options;
+  options.input_format = input_format;
+  options.parse.log_line_prefix = prefix;
+  options.parse.has_prefix = has_prefix;
+  options.keep_unparsed = 100;
+  Analyzer analyzer(options, nullptr);
+  std::string error;
+  bool ok = analyzer.AnalyzeInput(path, &error);
+  unlink(path);
+  Report report = std::move(analyzer.Finish());
+  if (!ok) report.diagnostics.push_back({Diagnostic::Severity::kError, path, 0, error, ""});
+  for (InputInfo& in : report.inputs) in.file = "input";
+  for (Event& ev : report.events) ev.source.file = "input";
+  return report;
+}
+
+std::string CycleString(const Deadlock& d) {
+  std::string s;
+  for (const WaitEdge& e : d.edges) {
+    if (!s.empty()) s += "; ";
+    s += e.waiter + " -" + e.mode + "/" + e.lock.text + "-> " + e.blocker;
+  }
+  return s;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace lockgraph::test

@@ -1,0 +1,23 @@
+// Helpers shared by the unit tests: run the real pipeline on inline text,
+// and render cycles as one string so that tests assert whole values.
+#pragma once
+
+#include <string>
+
+#include "app/analyzer.h"
+
+namespace lockgraph::test {
+
+/// Writes `text` to a temporary file and analyzes it like `lockgraph
+/// analyze`; `input_format`/`prefix` as the flags (prefix applies when
+/// `has_prefix`).
+Report AnalyzeText(const std::string& text, const std::string& input_format = "",
+                   const std::string& prefix = "", bool has_prefix = false);
+
+/// "4508 -ShareLock/transaction 6207443-> 4496; ..." in edge order.
+std::string CycleString(const Deadlock& d);
+
+/// Reads a whole file (golden files, samples).
+std::string ReadFile(const std::string& path);
+
+}  // namespace lockgraph::test
