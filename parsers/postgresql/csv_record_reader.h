@@ -1,0 +1,59 @@
+// Splits CSV as PostgreSQL's csvlog writes it (appendCSVLiteral, reference
+// §6.3) into fields, one physical line at a time: quoted fields may span
+// lines, `""` is a quote inside quotes, and a missing value (nothing between
+// two commas) is told apart from an empty string (`""`).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lockgraph {
+
+/// Streaming CSV record splitter. Keeps only the record being read; its
+/// buffers are reused from record to record. Not thread-safe; copyable.
+class CsvRecordReader {
+ public:
+  enum class State {
+    kComplete,   // the record ended with this line; fields are readable
+    kOpen,       // a quoted field is still open at the end of this line
+    kMalformed,  // a quote where CSV allows none (`ab"c`, `"ab"c`)
+  };
+
+  /// Feeds one physical line without its '\n'; one trailing '\r' is
+  /// dropped (CRLF files). Starts a new record unless one is open, in which
+  /// case the line continues the open quoted field after a '\n'.
+  State Feed(std::string_view line);
+
+  /// Closes an open record at the end of input: the open field keeps what
+  /// was read. Returns false when no record was open.
+  bool CloseCut();
+
+  /// True between a Feed() that returned kOpen and the end of that record.
+  bool open() const { return state_ == Scan::kQuoted; }
+
+  /// Fields of the last complete (or cut) record.
+  size_t size() const { return fields_.size(); }
+  std::string_view field(size_t i) const {
+    return std::string_view(data_).substr(fields_[i].begin, fields_[i].size);
+  }
+  /// True when field `i` was written as nothing at all (not even `""`).
+  bool missing(size_t i) const { return !fields_[i].quoted && fields_[i].size == 0; }
+
+ private:
+  enum class Scan { kFieldStart, kUnquoted, kQuoted, kQuoteInQuoted, kBad };
+  struct Field {
+    size_t begin = 0;
+    size_t size = 0;
+    bool quoted = false;
+  };
+  void StartField();
+  void EndField();
+
+  Scan state_ = Scan::kFieldStart;
+  std::string data_;           // unescaped contents of all fields, back to back
+  std::vector<Field> fields_;  // the last one is the field being read
+};
+
+}  // namespace lockgraph
