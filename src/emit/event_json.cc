@@ -6,7 +6,7 @@
 namespace lockgraph {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 // PostgreSQL participant ids are pids: numbers in JSON. Other engines' ids
 // (SQL Server "process1a2b") stay strings.

@@ -11,12 +11,12 @@ namespace lockgraph {
 
 inline constexpr int kSchemaVersion = 1;
 
-nlohmann::json EventToJson(const Event& event);
-nlohmann::json SummaryToJson(const Summary& summary);
-nlohmann::json InputsToJson(const std::vector<InputInfo>& inputs);
+nlohmann::ordered_json EventToJson(const Event& event);
+nlohmann::ordered_json SummaryToJson(const Summary& summary);
+nlohmann::ordered_json InputsToJson(const std::vector<InputInfo>& inputs);
 
 /// Serializes without ever throwing: invalid UTF-8 from a log is replaced
 /// by U+FFFD, everything else is escaped by nlohmann::json.
-std::string DumpJson(const nlohmann::json& j, int indent);
+std::string DumpJson(const nlohmann::ordered_json& j, int indent);
 
 }  // namespace lockgraph

@@ -16,11 +16,11 @@ class JsonEmitter : public Emitter {
     doc["schema_version"] = kSchemaVersion;
     doc["tool"] = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
     doc["inputs"] = InputsToJson(report.inputs);
-    nlohmann::json events = nlohmann::json::array();
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
     for (const Event& ev : report.events) events.push_back(EventToJson(ev));
     doc["events"] = std::move(events);
     if (!report.unparsed.empty()) {
-      nlohmann::json lines = nlohmann::json::array();
+      nlohmann::ordered_json lines = nlohmann::ordered_json::array();
       for (const UnparsedLine& u : report.unparsed)
         lines.push_back({{"file", u.file}, {"line", u.line}, {"text", u.text}});
       doc["unparsed"] = std::move(lines);

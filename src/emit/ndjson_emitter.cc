@@ -17,8 +17,9 @@ class NdjsonEmitter : public Emitter {
     out.flush();  // `tail -F | lockgraph ... | next-tool` sees events at once
   }
   void Write(const Report& report, std::ostream& out) override {
-    nlohmann::json j = SummaryToJson(report.summary);
-    j["type"] = "summary";
+    nlohmann::ordered_json j = {{"type", "summary"}};
+    nlohmann::ordered_json summary = SummaryToJson(report.summary);
+    for (auto& [key, value] : summary.items()) j[key] = value;
     out << DumpJson(j, -1) << '\n';
   }
 };

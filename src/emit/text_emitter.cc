@@ -6,26 +6,12 @@
 #include <sstream>
 
 #include "emit/emitter.h"
+#include "emit/text_safety.h"
 
 namespace lockgraph {
 namespace {
 
-std::string Clean(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    if (c < 0x20 && c != '\n' && c != '\t') {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else if (c == 0x7f) {
-      out += "\\x7f";
-    } else {
-      out += char(c);
-    }
-  }
-  return out;
-}
+std::string Clean(std::string_view s) { return PrintableText(s); }
 
 // Indents every line after the first by `indent`.
 std::string Indented(std::string_view text, const std::string& indent) {

@@ -1,0 +1,18 @@
+// Making log text safe for an output: invalid UTF-8 becomes U+FFFD, and
+// control characters are shown escaped, so a hostile query can neither
+// break a format nor drive a terminal. Each emitter adds its own quoting.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace lockgraph {
+
+/// Replaces every invalid UTF-8 sequence by U+FFFD.
+std::string ValidUtf8(std::string_view text);
+
+/// ValidUtf8, and control characters other than '\n' and '\t' written as
+/// "\x1b" (so ESC, BEL and NUL reach no terminal).
+std::string PrintableText(std::string_view text);
+
+}  // namespace lockgraph

@@ -1,0 +1,86 @@
+// Golden files: each folder tests/golden/<case>/ holds one input file
+// (input.log, input.csv, input.json, ...) and the expected output of every
+// emitter (expected.txt, .json, .ndjson, .dot). Set LOCKGRAPH_UPDATE_GOLDEN=1
+// to rewrite them, then read the diff before committing.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/analyzer.h"
+#include "emit/emitter.h"
+#include "support.h"
+
+namespace fs = std::filesystem;
+using namespace lockgraph;
+
+namespace {
+
+const char* Extension(const std::string& emitter) {
+  if (emitter == "text") return "txt";
+  return emitter.c_str();
+}
+
+class Collect : public EventStream {
+ public:
+  Collect(Emitter& e, std::ostream& out) : e_(e), out_(out) {}
+  void OnEvent(const Event& ev) override {
+    Event copy = ev;
+    copy.source.file = fs::path(copy.source.file).filename();
+    e_.OnEvent(copy, out_);
+  }
+  Emitter& e_;
+  std::ostream& out_;
+};
+
+std::string Render(const fs::path& input, Emitter& emitter) {
+  std::ostringstream out;
+  Collect stream(emitter, out);
+  AnalyzeOptions options;
+  options.keep_unparsed = 100;
+  options.collect_events = !emitter.Streams();
+  Analyzer analyzer(options, emitter.Streams() ? &stream : nullptr);
+  std::string error;
+  bool ok = analyzer.AnalyzeInput(input.string(), &error);
+  REQUIRE(ok);
+  Report& report = analyzer.Finish();
+  // Paths differ between machines: keep only the file name.
+  for (InputInfo& in : report.inputs) in.file = input.filename();
+  for (Event& ev : report.events) ev.source.file = input.filename();
+  for (UnparsedLine& u : report.unparsed) u.file = input.filename();
+  emitter.Write(report, out);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("golden files of every emitter", "[golden]") {
+  const bool update = std::getenv("LOCKGRAPH_UPDATE_GOLDEN") != nullptr;
+  fs::path root = fs::path(LOCKGRAPH_TEST_DIR) / "golden";
+  int cases = 0;
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(root))
+    if (entry.is_directory()) dirs.push_back(entry.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const fs::path& dir : dirs) {
+    fs::path input;
+    for (const auto& f : fs::directory_iterator(dir))
+      if (f.path().stem() == "input") input = f.path();
+    REQUIRE(!input.empty());
+    ++cases;
+    for (auto& emitter : RegisterBuiltinEmitters()) {
+      fs::path expected = dir / (std::string("expected.") + Extension(emitter->Name()));
+      std::string actual = Render(input, *emitter);
+      if (update) {
+        std::ofstream(expected, std::ios::binary) << actual;
+        continue;
+      }
+      INFO("golden case " << dir.filename().string() << ", format " << emitter->Name());
+      REQUIRE(fs::exists(expected));
+      CHECK(actual == test::ReadFile(expected.string()));
+    }
+  }
+  CHECK(cases >= 3);
+}
