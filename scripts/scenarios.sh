@@ -4,7 +4,8 @@
 #
 #   LG_PG_PORT   server port on 127.0.0.1            (default 54329)
 #   LG_PG_DB     database the scenarios use           (default lockgraph; created by lg_setup)
-#   LG_LOGDIR    directory holding postgresql.csv     (needed by scenario_checkout only)
+#   LG_LOGDIR    the cluster's log directory (postgresql.log, postgresql.csv); required by
+#                scenario_checkout, and used by the others to wait for `still waiting` lines
 #   LG_WORKDIR   scratch dir for fifos and outputs    (default: a new mktemp dir)
 #   PG_BINDIR    client binaries                      (default /usr/lib/postgresql/15/bin)
 #
@@ -22,7 +23,7 @@
 # did not happen.
 
 declare -gA LG_PIDS=()
-declare -gA _LG_FD=() _LG_PSQL_PID=() _LG_BACKEND=() _LG_LAST=() _LG_APP=()
+declare -gA _LG_FD=() _LG_PSQL_PID=() _LG_BACKEND=() _LG_LAST=() _LG_APP=() _LG_WAITS=()
 _LG_SESSIONS=()
 
 : "${LG_PG_PORT:=54329}"
@@ -97,9 +98,17 @@ _lg_open() {
   _lg_err "session $name ($app) did not connect"; return 1
 }
 
+# Number of `still waiting` lines the session's backend has logged so far (needs LG_LOGDIR).
+_lg_waits_logged() {
+  local pid=${_LG_BACKEND[$1]} n
+  n=$(grep -c -- "LOG:  process $pid still waiting for " "$LG_LOGDIR/postgresql.log" 2>/dev/null)
+  echo "${n:-0}"
+}
+
 # _lg_send NAME SQL : send one statement (must end with ';') to a session.
 _lg_send() {
   _LG_LAST[$1]=$2
+  if [ -n "${LG_LOGDIR:-}" ]; then _LG_WAITS[$1]=$(_lg_waits_logged "$1"); fi
   printf '%s\n' "$2" >&"${_LG_FD[$1]}"
 }
 
@@ -117,7 +126,9 @@ _lg_wait_done() {
 }
 
 # _lg_wait_lock NAME MIN_MS : until the session has waited on a lock for at least MIN_MS
-# (MIN_MS > deadlock_timeout means it has run its deadlock check and logged `still waiting`).
+# and (when LG_LOGDIR is set) the server has logged its `still waiting` line, i.e. the
+# backend has run its deadlock check for this wait. That check runs once per wait, so a
+# cycle closed afterwards is found by the process that closes it.
 _lg_wait_lock() {
   local name=$1 ms=$2 i r
   for ((i = 0; i < LG_POLL_TIMEOUT * 20; i++)); do
@@ -126,10 +137,18 @@ _lg_wait_lock() {
        where pid = :pid and not granted and waitstart is not null
          and waitstart < clock_timestamp() - make_interval(secs => :ms / 1000.0)
        limit 1")
-    if [ -n "$r" ]; then return 0; fi
+    if [ -n "$r" ]; then break; fi
     sleep 0.05
   done
-  _lg_err "session $name is not waiting on a lock: ${_LG_LAST[$name]}"; return 1
+  if [ -z "$r" ]; then
+    _lg_err "session $name is not waiting on a lock: ${_LG_LAST[$name]}"; return 1
+  fi
+  [ -n "${LG_LOGDIR:-}" ] || return 0
+  for ((i = 0; i < LG_POLL_TIMEOUT * 20; i++)); do
+    [ "$(_lg_waits_logged "$name")" -gt "${_LG_WAITS[$name]:-0}" ] && return 0
+    sleep 0.05
+  done
+  _lg_err "session $name: no 'still waiting' line in $LG_LOGDIR/postgresql.log"; return 1
 }
 
 # _lg_step NAME SQL : send and wait until finished.
@@ -155,7 +174,7 @@ _lg_close_all() {
       _lg_err "psql for session $name did not exit; killing pid $pid"
       kill "$pid" 2>/dev/null
     fi
-    wait "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null || true
     [ -n "${_LG_BACKEND[$name]:-}" ] && bpids+="${bpids:+,}${_LG_BACKEND[$name]}"
   done
   if [ -n "$bpids" ]; then
@@ -165,7 +184,7 @@ _lg_close_all() {
     done
   fi
   _LG_SESSIONS=()
-  _LG_FD=() _LG_PSQL_PID=() _LG_BACKEND=() _LG_LAST=() _LG_APP=()
+  _LG_FD=() _LG_PSQL_PID=() _LG_BACKEND=() _LG_LAST=() _LG_APP=() _LG_WAITS=()
 }
 
 # _lg_run NAME BODY : run a scenario body, always closing its sessions afterwards.
@@ -173,8 +192,8 @@ _lg_run() {
   local scen=$1 body=$2 rc
   [ -n "${LG_WORKDIR:-}" ] || { _lg_err "call lg_setup first"; return 1; }
   _LG_SESSIONS=()
-  "$body"
-  rc=$?
+  # (an && list: a failing step must reach _lg_close_all even under `set -e`)
+  "$body" && rc=0 || rc=$?
   _lg_close_all
   if [ $rc -ne 0 ]; then
     _lg_err "scenario_$scen FAILED (session outputs in $LG_WORKDIR)"
@@ -371,6 +390,24 @@ EOF
   done
   _lg_err "checkout: no cycle of >= 3 processes with a tuple edge after $rounds rounds"
   return 1
+}
+
+# Prints a TCP port on 127.0.0.1 that nobody listens on (random in 54330-55329).
+lg_free_port() {
+  python3 - <<'PY'
+import random, socket
+for _ in range(200):
+    port = random.randint(54330, 55329)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+PY
 }
 
 # All scenarios in the order make-samples.sh and tests/e2e/run.sh use.

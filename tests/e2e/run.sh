@@ -62,28 +62,13 @@ fail_rest() {  # fail_rest FROM_INDEX REASON
   finish
 }
 
-free_port() {
-  python3 - <<'PY'
-import random, socket
-for _ in range(200):
-    port = random.randint(54330, 55329)
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-    except OSError:
-        continue
-    finally:
-        s.close()
-    print(port)
-    break
-PY
-}
-
 # ---- cluster and scenarios ------------------------------------------------------------
 command -v python3 >/dev/null || { echo "e2e: python3 is required"; fail_rest 0 "no python3"; }
+# shellcheck source=../../scripts/scenarios.sh
+source "$ROOT/scripts/scenarios.sh"
 started=""
 for attempt in 1 2 3 4 5; do
-  PORT=$(free_port)
+  PORT=$(lg_free_port)
   [ -n "$PORT" ] || continue
   if "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/cluster-start.out" 2>&1; then started=1; break; fi
   echo "e2e: start on port $PORT failed (attempt $attempt)"
@@ -95,8 +80,6 @@ if [ -z "$started" ]; then
 fi
 echo "e2e: cluster on 127.0.0.1:$PORT in $PGDIR"
 
-# shellcheck source=../../scripts/scenarios.sh
-source "$ROOT/scripts/scenarios.sh"
 LG_PG_PORT=$PORT
 LG_LOGDIR="$PGDIR/log"
 LG_WORKDIR="$WORK/scenarios"
