@@ -64,7 +64,11 @@ void LockWaitTracker::OnReport(const LockWaitMessage& msg, const LogRecord& reco
   }
   if (w.context.empty() && !record.context.empty()) w.context = ParseContext(record.context);
   if (w.statement.empty()) w.statement = record.statement;
-  if (w.chain.empty() && !w.holders.empty()) w.chain = ChainFrom(msg.pid, w.holders);
+  if (w.chain.empty() && !w.holders.empty()) {
+    w.chain = ChainFrom(msg.pid, w.holders);
+    const auto& c = w.chain;
+    w.chain_is_cycle = std::find(c.begin(), c.end() - 1, c.back()) != c.end() - 1;
+  }
 
   if (msg.kind == "acquired") Close(msg.pid, WaitOutcome::kAcquired, &record);
   else if (msg.kind == "failed" || msg.kind == "could_not_obtain")
@@ -114,10 +118,15 @@ void LockWaitTracker::Close(int64_t pid, WaitOutcome outcome, const LogRecord* e
 
 std::vector<int64_t> LockWaitTracker::ChainFrom(int64_t pid,
                                                 const std::vector<int64_t>& holders) const {
+  // Follows the first holder of each open wait; stops at a backend that is
+  // not waiting (the root blocker) or at one already seen (a cycle, kept
+  // as a repeated last member).
   std::vector<int64_t> chain{pid};
   int64_t next = holders.front();
-  while (std::find(chain.begin(), chain.end(), next) == chain.end()) {
+  for (;;) {
+    bool seen = std::find(chain.begin(), chain.end(), next) != chain.end();
     chain.push_back(next);
+    if (seen) break;
     auto it = open_.find(next);
     if (it == open_.end() || it->second.event.lock_wait->holders.empty()) break;
     next = it->second.event.lock_wait->holders.front();

@@ -65,8 +65,11 @@ class DotEmitter : public Emitter {
       std::string pid = std::to_string(w.chain[i]);
       std::string label = "pid " + pid;
       if (i == 0 && !w.statement.empty()) label += "\\l" + DotLabel(w.statement);
-      if (i + 1 == w.chain.size()) label += "\\l(root blocker)";
-      Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + pid, label + "\\l");
+      if (i + 1 == w.chain.size() && !w.chain_is_cycle) label += "\\l(root blocker)";
+      std::string id = prefix + "_pid_" + pid;
+      // The repeated last member of a cycle is the node drawn already.
+      Agnode_t* n = agnode(sub, const_cast<char*>(id.c_str()), 0);
+      if (!n) n = DotGraph::Node(sub, id, label + "\\l");
       if (prev) DotGraph::Edge(sub, prev, n, i == 1 ? w.mode + " on " + w.lock.Label() : "waits");
       prev = n;
     }

@@ -120,7 +120,8 @@ void LockWaitFields(const LockWait& w, json& j) {
   j["holders"] = w.holders;
   j["queue"] = w.queue;
   j["chain"] = w.chain;
-  if (!w.chain.empty()) j["root_blocker"] = w.chain.back();
+  if (w.chain_is_cycle) j["chain_is_cycle"] = true;
+  else if (!w.chain.empty()) j["root_blocker"] = w.chain.back();
   json reports = json::array();
   for (const WaitReport& r : w.reports) {
     json rj = {{"kind", r.kind}, {"time", r.time}, {"line", r.line}};

@@ -73,7 +73,7 @@ class TextEmitter : public Emitter {
         << (d.complete ? "" : ", INCOMPLETE") << "):\n";
     for (const WaitEdge& e : d.edges) {
       out << "    " << Clean(e.waiter) << " waits for " << Paint("33", Clean(e.mode)) << " on "
-          << Clean(e.lock.Label()) << " held by " << Clean(e.blocker) << '\n';
+          << Clean(e.lock.Label()) << ", blocked by " << Clean(e.blocker) << '\n';
     }
     if (d.complete && !d.edges.empty()) {
       std::string cycle;
@@ -103,7 +103,10 @@ class TextEmitter : public Emitter {
     if (!w.chain.empty()) {
       std::string chain;
       for (size_t i = 0; i < w.chain.size(); ++i) chain += (i ? " -> " : "") + std::to_string(w.chain[i]);
-      out << "  chain: " << chain << " (root blocker " << w.chain.back() << ")\n";
+      out << "  chain: " << chain
+          << (w.chain_is_cycle ? std::string(" (a cycle)")
+                               : " (root blocker " + std::to_string(w.chain.back()) + ")")
+          << '\n';
     }
     if (w.queue.size() > 1) {
       std::string q;

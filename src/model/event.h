@@ -124,8 +124,10 @@ struct LockWait {
   std::vector<int64_t> queue;
   std::vector<WaitReport> reports;
   /// Blocking chain when the wait was first reported: waiter, its holder,
-  /// that holder's holder, ... ; the last element is the root blocker.
+  /// that holder's holder, ... ; the last element is the root blocker, or,
+  /// when `chain_is_cycle`, a repeat of an earlier member (a wait cycle).
   std::vector<int64_t> chain;
+  bool chain_is_cycle = false;
   std::string statement;
   std::vector<ContextFrame> context;
   SessionInfo session;

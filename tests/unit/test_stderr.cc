@@ -214,3 +214,33 @@ TEST_CASE("a forced --prefix is used as given", "[stderr]") {
   CHECK(r.events[0].deadlock->complete);
   CHECK(r.events[0].deadlock->edges[1].lock.Field("objid") == "2");
 }
+
+TEST_CASE("a chain that comes back to its waiter is a cycle, with no root blocker",
+          "[stderr]") {
+  Report r = AnalyzeText(
+      "2026-12-02 10:00:01.000 UTC [20] LOG:  process 20 still waiting for ShareLock on "
+      "transaction 901 after 100.100 ms\n"
+      "2026-12-02 10:00:01.000 UTC [20] DETAIL:  Process holding the lock: 30. Wait queue: 20.\n"
+      "2026-12-02 10:00:02.000 UTC [30] LOG:  process 30 detected deadlock while waiting for "
+      "ShareLock on transaction 900 after 100.200 ms\n"
+      "2026-12-02 10:00:02.000 UTC [30] DETAIL:  Process holding the lock: 20. Wait queue: .\n"
+      "2026-12-02 10:00:02.000 UTC [30] ERROR:  deadlock detected\n"
+      "2026-12-02 10:00:02.000 UTC [30] DETAIL:  Process 30 waits for ShareLock on transaction "
+      "900; blocked by process 20.\n"
+      "\tProcess 20 waits for ShareLock on transaction 901; blocked by process 30.\n"
+      "\tProcess 30: update b\n\tProcess 20: update a\n"
+      "2026-12-02 10:00:02.000 UTC [30] HINT:  See server log for query details.\n"
+      "2026-12-02 10:00:02.100 UTC [20] LOG:  process 20 acquired ShareLock on transaction 901 "
+      "after 1100.000 ms\n");
+  REQUIRE(r.events.size() == 3);
+  const LockWait& victim_wait = *r.events[1].lock_wait;
+  CHECK(victim_wait.waiter == "30");
+  CHECK(victim_wait.outcome == WaitOutcome::kDeadlock);
+  CHECK(victim_wait.chain == std::vector<int64_t>{30, 20, 30});
+  CHECK(victim_wait.chain_is_cycle);
+  CHECK(victim_wait.reports[0].kind == "detected_deadlock");
+  CHECK(r.events[0].lock_wait->chain == std::vector<int64_t>{20, 30});
+  CHECK_FALSE(r.events[0].lock_wait->chain_is_cycle);
+  CHECK(CycleString(*r.events[2].deadlock) ==
+        "30 -ShareLock/transaction 900-> 20; 20 -ShareLock/transaction 901-> 30");
+}
