@@ -63,14 +63,18 @@ int RunAnalyze(const AnalyzeArgs& args, const CLI::Option* prefix_opt) {
     files.push_back("-");
   }
   int status = kExitOk;
+  size_t analysed = 0;
   for (const std::string& file : files) {
     std::string error;
-    if (!analyzer.AnalyzeInput(file, &error)) {
+    if (analyzer.AnalyzeInput(file, &error)) {
+      ++analysed;
+    } else {
       std::cerr << "lockgraph: " << error << '\n';
       status = kExitError;
     }
   }
   Report& report = analyzer.Finish();
+  if (analysed == 0) return status;  // nothing to report on
   emitter->Write(report, std::cout);
   std::cout.flush();
   if (report.summary.lines.unparsed && !args.show_unparsed)

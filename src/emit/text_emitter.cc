@@ -69,8 +69,8 @@ class TextEmitter : public Emitter {
         << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
     std::string who = Who(ev.session);
     out << "  victim: " << Clean(d.victim) << (who.empty() ? "" : " (" + who + ")") << '\n';
-    out << "  cycle (" << d.edges.size() << (d.edges.size() == 1 ? " edge" : " edges")
-        << (d.complete ? "" : ", INCOMPLETE") << "):\n";
+    out << "  cycle of " << d.edges.size() << (d.edges.size() == 1 ? " process" : " processes")
+        << (d.complete ? "" : " (INCOMPLETE)") << ":\n";
     for (const WaitEdge& e : d.edges) {
       out << "    " << Clean(e.waiter) << " waits for " << Paint("33", Clean(e.mode)) << " on "
           << Clean(e.lock.Label()) << ", blocked by " << Clean(e.blocker) << '\n';
