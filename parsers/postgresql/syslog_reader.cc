@@ -1,0 +1,124 @@
+// See syslog_reader.h. The prefix is needed before the first chunk can be
+// classified (a later chunk that starts with prefix + label is a new part),
+// hence the held head while detecting it.
+#include "parsers/postgresql/syslog_reader.h"
+
+namespace lockgraph {
+namespace {
+
+constexpr const char* kCatchAllPrefix = "%*";
+
+}  // namespace
+
+std::optional<std::string> DetectSyslogPrefix(const std::vector<std::string>& head,
+                                              int* matched) {
+  std::vector<std::string> texts;
+  std::string buffer;
+  SyslogFrame frame;
+  for (const std::string& line : head) {
+    if (!ParseSyslogFrame(line, &frame)) continue;
+    std::string_view text = UnescapeSyslog(frame.text, &buffer);
+    if (!text.empty() && text.front() != '\t') texts.emplace_back(text);
+  }
+  int count = 0;
+  std::optional<std::string> prefix = DetectPrefix(texts, &count);
+  if (matched) *matched = count;
+  return prefix;
+}
+
+SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
+                           std::optional<std::string> prefix)
+    : file_(std::move(file)),
+      cb_(std::move(callbacks)),
+      joiner_(SyslogLineJoiner::Callbacks{
+          [this](std::string_view text) { return matcher_->Match(text, &probe_, nullptr); },
+          [this](int64_t pid, std::string_view time, std::string_view line, uint64_t line_no) {
+            OnPart(pid, time, line, line_no);
+          },
+          [this](std::string_view text, uint64_t line_no) {
+            assembler_.OnContinuation(text, line_no);
+          }}),
+      assembler_(
+          file_,
+          [this](LogRecord&& r) {
+            if (cb_.on_record) cb_.on_record(std::move(r));
+          },
+          [this](std::string_view message) {
+            return !cb_.interesting || cb_.interesting(message);
+          }) {
+  if (prefix) UsePrefix(*prefix, "the given log_line_prefix is unusable");
+}
+
+void SyslogReader::UsePrefix(const std::string& prefix, const char* why_not) {
+  std::string error;
+  matcher_ = PrefixMatcher::Compile(prefix, &error);
+  if (matcher_) return;
+  Warn(0, std::string(why_not) + ": " + error + "; reading the messages with any text "
+                                                "before the severity");
+  matcher_ = PrefixMatcher::Compile(kCatchAllPrefix, &error);
+}
+
+void SyslogReader::Warn(uint64_t line_no, std::string message) {
+  if (!cb_.on_diagnostic) return;
+  Diagnostic d;
+  d.severity = Diagnostic::Severity::kWarning;
+  d.file = file_;
+  d.line = line_no;
+  d.message = std::move(message);
+  cb_.on_diagnostic(std::move(d));
+}
+
+void SyslogReader::ParseLine(std::string_view line, uint64_t line_no) {
+  if (matcher_) return Process(line, line_no);
+  if (held_.empty()) held_first_ = line_no;
+  held_.emplace_back(line);
+  if (held_.size() >= kDetectLines) DetectAndReplay();
+}
+
+void SyslogReader::DetectAndReplay() {
+  int matched = 0;
+  std::optional<std::string> prefix = DetectSyslogPrefix(held_, &matched);
+  if (prefix) {
+    UsePrefix(*prefix, "the detected log_line_prefix is unusable");
+  } else {
+    Warn(held_first_,
+         "no known log_line_prefix fits the messages inside the syslog lines; reading them "
+         "with any text before the severity (give the prefix with --prefix)");
+    UsePrefix(kCatchAllPrefix, "the catch-all prefix is unusable");
+  }
+  std::vector<std::string> held = std::move(held_);
+  held_.clear();
+  uint64_t line_no = held_first_;
+  for (const std::string& line : held) Process(line, line_no++);
+}
+
+void SyslogReader::Process(std::string_view line, uint64_t line_no) {
+  ++counts_.total;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  SyslogFrame frame;
+  if (ParseSyslogFrame(line, &frame) && joiner_.OnFrame(frame, line_no)) {
+    ++counts_.parsed;
+    return;
+  }
+  ++counts_.unparsed;
+  if (cb_.on_unparsed) cb_.on_unparsed(line_no, line);
+}
+
+void SyslogReader::OnPart(int64_t pid, std::string_view time, std::string_view line,
+                          uint64_t line_no) {
+  PrefixedLine part;
+  // The joiner checked the first chunk; later chunks only appended text.
+  if (!matcher_->Match(line, &part, &session_)) return;
+  if (!matcher_->has_pid() || !part.pid) part.pid = pid;
+  if (part.time.empty()) part.time = time;
+  part.session = &session_;
+  assembler_.OnPrefixed(part, line_no);
+}
+
+void SyslogReader::Finish() {
+  if (!matcher_ && !held_.empty()) DetectAndReplay();
+  joiner_.Finish();
+  assembler_.Finish();
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,71 @@
+// Reads PostgreSQL's syslog output (reference §6.5, §9.11) into LogRecords:
+// syslog framing off, chunks joined into stderr-style physical lines
+// (SyslogLineJoiner), PostgreSQL's own log_line_prefix matched inside
+// (PrefixMatcher), parts assembled per process (RecordAssembler).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parsers/input_format.h"
+#include "parsers/postgresql/prefix.h"
+#include "parsers/postgresql/record_assembler.h"
+#include "parsers/postgresql/record_reader.h"
+#include "parsers/postgresql/syslog_chunks.h"
+
+namespace lockgraph {
+
+/// Detects the log_line_prefix inside the syslog messages of `head` (TAB
+/// continuations and lines without syslog framing left out). Returns
+/// nullopt when none fits most messages; *matched gets the matching count.
+std::optional<std::string> DetectSyslogPrefix(const std::vector<std::string>& head,
+                                              int* matched);
+
+/// Streaming syslog reader. A line is parsed when it has syslog framing and
+/// belongs to a part that starts with the prefix and a label; otherwise it
+/// is unparsed. When the prefix has no %p the syslog pid is the record's
+/// pid; with no time escape, the syslog time is its time. Not thread-safe;
+/// not copyable.
+class SyslogReader {
+ public:
+  /// Lines held to detect the prefix when none is given.
+  static constexpr size_t kDetectLines = 200;
+
+  /// `prefix`: log_line_prefix inside the messages as in postgresql.conf;
+  /// nullopt: detected from the first kDetectLines lines (those lines are
+  /// held, then read). An unusable or undetectable prefix gives a warning
+  /// and the catch-all prefix "%*" (any text before the severity).
+  SyslogReader(std::string file, RecordCallbacks callbacks, std::optional<std::string> prefix);
+  SyslogReader(const SyslogReader&) = delete;
+  SyslogReader& operator=(const SyslogReader&) = delete;
+
+  void ParseLine(std::string_view line, uint64_t line_no);
+  void Finish();
+  const LineCounts& counts() const { return counts_; }
+  /// The prefix in use; empty until it is known.
+  std::string prefix() const { return matcher_ ? matcher_->prefix() : std::string(); }
+
+ private:
+  void UsePrefix(const std::string& prefix, const char* why_not);
+  void DetectAndReplay();
+  void Process(std::string_view line, uint64_t line_no);
+  void OnPart(int64_t pid, std::string_view time, std::string_view line, uint64_t line_no);
+  void Warn(uint64_t line_no, std::string message);
+
+  std::string file_;
+  RecordCallbacks cb_;
+  std::unique_ptr<PrefixMatcher> matcher_;
+  std::vector<std::string> held_;  // while detecting the prefix
+  uint64_t held_first_ = 0;
+  SyslogLineJoiner joiner_;
+  RecordAssembler assembler_;
+  SessionInfo session_;  // reused for every part line
+  PrefixedLine probe_;   // reused for is_part_start
+  LineCounts counts_;
+};
+
+}  // namespace lockgraph

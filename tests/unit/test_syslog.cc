@@ -1,0 +1,413 @@
+// syslog: the framing, the chunk joiner, the record reader (reference §6.5,
+// §9.6, §9.11, pitfalls 1 and 6), sniffing, and the events the format yields.
+#include <catch2/catch.hpp>
+
+#include "parsers/builtin_formats.h"
+#include "parsers/postgresql/syslog_chunks.h"
+#include "parsers/postgresql/syslog_reader.h"
+#include "record_test_util.h"
+#include "support.h"
+
+namespace lockgraph {
+namespace {
+
+using record_test::Collected;
+using record_test::Lines;
+using record_test::Read;
+using test::CycleString;
+
+// Reference §9.11, byte for byte (rsyslog, pgbadger fixture).
+constexpr std::string_view kExcerpt911 =
+    R"(Feb 11 13:15:39 test-pc postgres[10808]: [3-1] db=,user=,app=,client= LOG:  ending log output to stderr
+Feb 11 13:15:39 test-pc postgres[10808]: [3-2] db=,user=,app=,client= HINT:  Future log output will go to log destination "syslog".
+Feb 11 13:15:39 test-pc postgres[10809]: [4-1] db=,user=,app=,client= LOG:  database system was shut down at 2019-02-11 13:14:59 CET
+Feb 11 13:15:39 test-pc postgres[10808]: [4-1] db=,user=,app=,client= LOG:  database system is ready to accept connections
+Feb 11 13:15:39 test-pc postgres[10816]: [5-1] db=[unknown],user=[unknown],app=[unknown],client=[local] LOG:  connection received: host=[local]
+Feb 11 13:15:40 test-pc postgres[10819]: [5-1] db=[unknown],user=[unknown],app=[unknown],client=[local] LOG:  connection received: host=[local]
+Feb 11 13:15:40 test-pc postgres[10819]: [7-1] db=postgres,user=postgres,app=psql,client=[local] LOG:  duration: 13.997 ms  statement: SELECT d.datname as "Name",
+Feb 11 13:15:40 test-pc postgres[10819]: [7-2] #011       pg_catalog.pg_get_userbyid(d.datdba) as "Owner",
+)";
+constexpr const char* kPrefix911 = "db=%d,user=%u,app=%a,client=%h ";
+
+// Reference §9.6 (journald, localized month), the wait queue as shortened
+// there.
+constexpr std::string_view kExcerpt96 =
+    R"(nov. 30 02:30:07 productivity postgres[1383234]: [1383234] LOG:  process 1383234 still waiting for ShareLock on transaction 803394 after 1002.197 ms
+nov. 30 02:30:07 productivity postgres[1383234]: [1383234] DETAIL:  Process holding the lock: 1383240. Wait queue: 1383074, 1383238, 1382516, […], 1382524, 1383234.
+nov. 30 02:30:07 productivity postgres[1383234]: [1383234] CONTEXT:  while rechecking updated tuple (17,5) in relation "oc_authtoken"
+)";
+
+TEST_CASE("ParseSyslogFrame: BSD, journald and ISO timestamps, [seq-chunk], [seq], none") {
+  SyslogFrame f;
+  REQUIRE(ParseSyslogFrame(
+      "Feb 11 13:15:39 test-pc postgres[10808]: [3-2] db=,user= HINT:  x", &f));
+  CHECK(f.time == "Feb 11 13:15:39");
+  CHECK(f.host == "test-pc");
+  CHECK(f.ident == "postgres");
+  CHECK(f.pid == 10808);
+  CHECK(f.seq == 3u);
+  CHECK(f.chunk == 2u);
+  CHECK(f.message == "[3-2] db=,user= HINT:  x");
+  CHECK(f.text == "db=,user= HINT:  x");
+
+  REQUIRE(ParseSyslogFrame("Feb  1 03:04:05 h pg_main[7]: [12-10] #011Process 7: x", &f));
+  CHECK(f.time == "Feb  1 03:04:05");
+  CHECK(f.ident == "pg_main");
+  CHECK(f.seq == 12u);
+  CHECK(f.chunk == 10u);
+  CHECK(f.text == "#011Process 7: x");
+
+  REQUIRE(ParseSyslogFrame(
+      "nov. 30 02:30:07 productivity postgres[1383234]: [1383234] LOG:  x", &f));
+  CHECK(f.time == "nov. 30 02:30:07");
+  CHECK(f.seq == 1383234u);
+  CHECK_FALSE(f.chunk.has_value());
+  CHECK(f.text == "LOG:  x");
+
+  REQUIRE(ParseSyslogFrame(
+      "2026-12-02T10:00:00.123456+00:00 db1 postgres[123]: [5-1]  starts with a space", &f));
+  CHECK(f.time == "2026-12-02T10:00:00.123456+00:00");
+  CHECK(f.host == "db1");
+  CHECK(f.pid == 123);
+  CHECK(f.text == " starts with a space");
+
+  REQUIRE(ParseSyslogFrame("<134>2026-12-02T10:00:00Z db1 postgres[9]: plain text", &f));
+  CHECK(f.time == "2026-12-02T10:00:00Z");
+  CHECK_FALSE(f.seq.has_value());
+  CHECK(f.message == "plain text");
+  CHECK(f.text == "plain text");
+
+  REQUIRE(ParseSyslogFrame("déc. 02 10:00:00 h postgres[9]: [1-1] ", &f));
+  CHECK(f.text.empty());
+
+  CHECK_FALSE(ParseSyslogFrame("2021-01-21 12:58:34.900 CET [4136] ERROR:  deadlock detected", &f));
+  CHECK_FALSE(ParseSyslogFrame("Feb 11 13:15:39 test-pc kernel: no pid here", &f));
+  CHECK_FALSE(ParseSyslogFrame("", &f));
+}
+
+TEST_CASE("UnescapeSyslog turns #011 into TAB and #012 into a newline") {
+  std::string buffer;
+  CHECK(UnescapeSyslog("no escapes", &buffer) == "no escapes");
+  CHECK(UnescapeSyslog("#011a#012b #01 #0111", &buffer) == "\ta\nb #01 \t1");
+}
+
+// Runs a joiner whose "prefix" is the text "pg " before a label.
+struct JoinerRun {
+  std::vector<std::string> out;  // "part <pid> <line>: text" / "cont <line>: text"
+  std::vector<bool> taken;
+  std::vector<uint64_t> when;  // the input line being read at each delivery
+
+  uint64_t reading = 0;
+
+  explicit JoinerRun(std::string_view text) {
+    SyslogLineJoiner joiner(SyslogLineJoiner::Callbacks{
+        [](std::string_view t) { return t.substr(0, 3) == "pg " && t.find(":  ") != t.npos; },
+        [this](int64_t pid, std::string_view time, std::string_view line, uint64_t n) {
+          out.push_back("part " + std::to_string(pid) + " " + std::to_string(n) + ": " +
+                        std::string(line));
+          when.push_back(reading);
+        },
+        [this](std::string_view t, uint64_t n) {
+          out.push_back("cont " + std::to_string(n) + ": " + std::string(t));
+          when.push_back(reading);
+        }});
+    for (const std::string& line : Lines(text)) {
+      SyslogFrame f;
+      REQUIRE(ParseSyslogFrame(line, &f));
+      taken.push_back(joiner.OnFrame(f, ++reading));
+    }
+    ++reading;  // Finish()
+    joiner.Finish();
+  }
+};
+
+TEST_CASE("SyslogLineJoiner: a part and its continuations stay together, parts in log order") {
+  JoinerRun run(
+      "Mar 14 00:23:00 h postgres[11]: [19-1] pg ERROR:  deadlock detected\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-2] pg DETAIL:  Process 11 waits\n"
+      "Mar 14 00:23:00 h postgres[22]: [19-1] pg LOG:  other process, same seq\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-3] #011Process 22 waits\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-4] \tProcess 11: SELECT 1\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-5] pg HINT:  See server log\n"
+      "Mar 14 00:23:01 h postgres[22]: [20-1] pg LOG:  next message of 22\n");
+  CHECK(run.taken == std::vector<bool>(7, true));
+  CHECK(run.out == std::vector<std::string>{
+                       "part 11 1: pg ERROR:  deadlock detected",
+                       "part 11 2: pg DETAIL:  Process 11 waits",
+                       "cont 4: Process 22 waits",
+                       "cont 5: Process 11: SELECT 1",
+                       "part 22 3: pg LOG:  other process, same seq",
+                       "part 11 6: pg HINT:  See server log",
+                       "part 22 7: pg LOG:  next message of 22",
+                   });
+}
+
+TEST_CASE("SyslogLineJoiner: a chunk that is neither TAB nor part rejoins its line") {
+  // write_syslog cuts lines over 900 bytes at a space; the next chunk starts
+  // with that space.
+  JoinerRun run(
+      "Mar 14 00:23:00 h postgres[11]: [19-1] pg STATEMENT:  SELECT a,\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-2]  b, c\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-3] #011FROM t\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-4]  WHERE x\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-5] pg LOG:  with syslog_split_messages off#012#011line 2#012pg HINT:  h\n");
+  CHECK(run.taken == std::vector<bool>(5, true));
+  CHECK(run.out == std::vector<std::string>{
+                       "part 11 1: pg STATEMENT:  SELECT a, b, c",
+                       "cont 3: FROM t WHERE x",
+                       "part 11 5: pg LOG:  with syslog_split_messages off",
+                       "cont 5: line 2",
+                       "part 11 5: pg HINT:  h",
+                   });
+}
+
+TEST_CASE("SyslogLineJoiner: lines of a part without prefix, and orphans, are not taken") {
+  JoinerRun run(
+      "Mar 14 00:23:00 h postgres[11]: [19-1] no prefix here\n"
+      "Mar 14 00:23:00 h postgres[11]: [19-2] #011its continuation\n"
+      "Mar 14 00:23:00 h postgres[33]: [40-7] #011continues nothing we saw\n"
+      "Mar 14 00:23:00 h postgres[11]: [20-1] pg LOG:  fine\n"
+      "Mar 14 00:23:00 h sshd[44]: Accepted publickey\n");
+  CHECK(run.taken == std::vector<bool>{false, false, false, true, false});
+  CHECK(run.out == std::vector<std::string>{"part 11 4: pg LOG:  fine"});
+}
+
+TEST_CASE("SyslogLineJoiner: a process silent for kWindowLines lines is delivered") {
+  std::string text = "Mar 14 00:23:00 h postgres[11]: [1-1] pg LOG:  early\n";
+  for (uint64_t i = 0; i < SyslogLineJoiner::kWindowLines + 64; ++i)
+    text += "Mar 14 00:23:00 h postgres[22]: [" + std::to_string(i + 2) + "-1] pg LOG:  n\n";
+  JoinerRun run(text);
+  const uint64_t lines = SyslogLineJoiner::kWindowLines + 65;
+  REQUIRE(run.out.size() == lines);
+  // 11's part leaves once the window has passed, before the input ends; the
+  // parts of 22 waited behind it and keep the log's order.
+  CHECK(run.out[0] == "part 11 1: pg LOG:  early");
+  CHECK(run.when[0] > SyslogLineJoiner::kWindowLines);
+  CHECK(run.when[0] < lines);
+  CHECK(run.out[1] == "part 22 2: pg LOG:  n");
+  CHECK(run.when[1] == run.when[0]);
+  CHECK(run.out[lines - 1] == "part 22 " + std::to_string(lines) + ": pg LOG:  n");
+}
+
+TEST_CASE("syslog excerpt §9.11: records with the syslog pid and time") {
+  Collected out = Read<SyslogReader>(kExcerpt911, std::optional<std::string>(kPrefix911));
+  CHECK(out.unparsed.empty());
+  CHECK(out.diagnostics.empty());
+  CHECK(out.counts.total == 8);
+  CHECK(out.counts.parsed == 8);
+  REQUIRE(out.records.size() == 6);
+
+  const LogRecord& r0 = out.records[0];
+  CHECK(r0.pid == 10808);
+  CHECK(r0.time == "Feb 11 13:15:39");
+  CHECK(r0.severity == "LOG");
+  CHECK(r0.message == "ending log output to stderr");
+  CHECK(r0.hint == R"(Future log output will go to log destination "syslog".)");
+  CHECK(r0.source.first_line == 1);
+  CHECK(r0.source.last_line == 2);
+  CHECK(r0.session.user.empty());
+  CHECK(r0.session.database.empty());
+
+  CHECK(out.records[1].pid == 10809);
+  CHECK(out.records[1].message == "database system was shut down at 2019-02-11 13:14:59 CET");
+  CHECK(out.records[2].pid == 10808);
+  CHECK(out.records[2].message == "database system is ready to accept connections");
+  CHECK(out.records[2].source.first_line == 4);
+
+  const LogRecord& r3 = out.records[3];
+  CHECK(r3.pid == 10816);
+  CHECK(r3.message == "connection received: host=[local]");
+  CHECK(r3.session.host == "[local]");
+  CHECK(r3.session.user.empty());  // [unknown]
+
+  CHECK(out.records[4].pid == 10819);
+  CHECK(out.records[4].time == "Feb 11 13:15:40");
+
+  const LogRecord& r5 = out.records[5];
+  CHECK(r5.pid == 10819);
+  CHECK(r5.message ==
+        "duration: 13.997 ms  statement: SELECT d.datname as \"Name\",\n"
+        "       pg_catalog.pg_get_userbyid(d.datdba) as \"Owner\",");
+  CHECK(r5.session.user == "postgres");
+  CHECK(r5.session.database == "postgres");
+  CHECK(r5.session.application == "psql");
+  CHECK(r5.session.host == "[local]");
+  CHECK(r5.source.first_line == 7);
+  CHECK(r5.source.last_line == 8);
+}
+
+TEST_CASE("syslog excerpt §9.6 (journald): [%p] inside, read with or without --prefix") {
+  for (const std::optional<std::string>& prefix :
+       {std::optional<std::string>(), std::optional<std::string>("[%p] ")}) {
+    INFO("prefix " << prefix.value_or("(detected)"));
+    Collected out = Read<SyslogReader>(kExcerpt96, prefix);
+    CHECK(out.counts.parsed == 3);
+    CHECK(out.unparsed.empty());
+    REQUIRE(out.records.size() == 1);
+    const LogRecord& r = out.records[0];
+    CHECK(r.pid == 1383234);
+    CHECK(r.time == "nov. 30 02:30:07");
+    CHECK(r.severity == "LOG");
+    CHECK(r.message ==
+          "process 1383234 still waiting for ShareLock on transaction 803394 after 1002.197 ms");
+    CHECK(r.detail ==
+          "Process holding the lock: 1383240. Wait queue: 1383074, 1383238, 1382516, […], "
+          "1382524, 1383234.");
+    CHECK(r.context == R"(while rechecking updated tuple (17,5) in relation "oc_authtoken")");
+  }
+}
+
+// A §9.1-like deadlock report as rsyslog writes it, prefix '%m [%p] ': TAB
+// continuations as #011, another process's lines in between, and the query
+// of 4849 longer than 900 bytes, cut by write_syslog at a space.
+struct ChunkedDeadlock {
+  std::string query;  // 4849's query, whole
+  std::string text;   // the syslog file
+};
+
+ChunkedDeadlock MakeChunkedDeadlock() {
+  ChunkedDeadlock c;
+  c.query = "SELECT id";
+  for (int i = 0; c.query.size() < 1200; ++i) c.query += ", column_" + std::to_string(i);
+  c.query += " FROM redacted_table_2";
+  const std::string line = "\tProcess 4849: " + c.query;  // the physical line
+  const size_t cut = line.rfind(' ', 900);                // back to a space
+  const std::string head = "Mar 14 00:23:00 db1 postgres[4849]: ";
+  const std::string pfx = "2019-03-14 00:23:00.101 UTC [4849] ";
+  const std::string statement = pfx + "STATEMENT:  " + c.query;
+  const size_t cut2 = statement.rfind(' ', 900);
+  c.text =
+      head + "[18-1] " + pfx + "LOG:  process 4849 detected deadlock while waiting for ShareLock on transaction 259635360 after 1000.134 ms\n" +
+      head + "[18-2] " + pfx + "DETAIL:  Process holding the lock: 4821. Wait queue: 4886, 4882.\n" +
+      head + "[19-1] " + pfx + "ERROR:  deadlock detected\n" +
+      head + "[19-2] " + pfx + "DETAIL:  Process 4849 waits for ShareLock on transaction 259635360; blocked by process 4821.\n" +
+      head + "[19-3] #011Process 4821 waits for ShareLock on transaction 259635221; blocked by process 4796.\n" +
+      "Mar 14 00:23:00 db1 postgres[4821]: [19-1] 2019-03-14 00:23:00.102 UTC [4821] LOG:  process 4821 acquired ShareLock on transaction 259635221 after 5634.256 ms\n" +
+      head + "[19-4] #011Process 4796 waits for ShareLock on transaction 259635423; blocked by process 4849.\n" +
+      head + "[19-5] #011" + line.substr(1, cut - 1) + "\n" +
+      head + "[19-6] " + line.substr(cut) + "\n" +
+      head + "[19-7] #011Process 4821: UPDATE t SET a = 1\n" +
+      head + "[19-8] #011Process 4796: UPDATE t SET a = 2\n" +
+      head + "[19-9] " + pfx + "HINT:  See server log for query details.\n" +
+      head + "[19-10] " + pfx + "CONTEXT:  while locking tuple (1320064,42) in relation \"redacted_table_2\"\n" +
+      head + "[19-11] " + statement.substr(0, cut2) + "\n" +
+      head + "[19-12] " + statement.substr(cut2) + "\n";
+  return c;
+}
+
+TEST_CASE("syslog chunked deadlock report: #011 lines, interleaving, 900-byte cut") {
+  const ChunkedDeadlock c = MakeChunkedDeadlock();
+  Collected out = Read<SyslogReader>(c.text, std::optional<std::string>("%m [%p] "));
+  CHECK(out.unparsed.empty());
+  CHECK(out.counts.total == 15);
+  CHECK(out.counts.parsed == 15);
+  std::vector<const LogRecord*> errors;
+  for (const LogRecord& r : out.records)
+    if (r.severity == "ERROR") errors.push_back(&r);
+  REQUIRE(errors.size() == 1);
+  const LogRecord& e = *errors[0];
+  CHECK(e.pid == 4849);
+  CHECK(e.time == "2019-03-14 00:23:00.101 UTC");
+  CHECK(e.sqlstate.empty());  // this prefix has no %e
+  CHECK(e.message == "deadlock detected");
+  CHECK(e.detail ==
+        "Process 4849 waits for ShareLock on transaction 259635360; blocked by process 4821.\n"
+        "Process 4821 waits for ShareLock on transaction 259635221; blocked by process 4796.\n"
+        "Process 4796 waits for ShareLock on transaction 259635423; blocked by process 4849.\n"
+        "Process 4849: " + c.query + "\n"
+        "Process 4821: UPDATE t SET a = 1\n"
+        "Process 4796: UPDATE t SET a = 2");
+  CHECK(e.hint == "See server log for query details.");
+  CHECK(e.context == R"(while locking tuple (1320064,42) in relation "redacted_table_2")");
+  CHECK(e.statement == c.query);
+  CHECK(e.source.first_line == 3);
+  CHECK_FALSE(e.truncated);
+}
+
+TEST_CASE("syslog chunked deadlock report yields the cycle 4849 -> 4821 -> 4796 -> 4849") {
+  const ChunkedDeadlock c = MakeChunkedDeadlock();
+  record_test::CollectingSink sink;
+  auto format = MakePgSyslogFormat();
+  SniffResult sniff = format->Sniff(Lines(c.text), {});
+  CHECK(sniff.verdict == SniffResult::Verdict::kMatch);
+  CHECK(sniff.score == 15);
+  CHECK(sniff.detected == "%m [%p] ");
+  record_test::ParseWith(*format, c.text, sink, sniff.detected);
+  std::vector<const Event*> deadlocks;
+  for (const Event& ev : sink.events)
+    if (ev.type == EventType::kDeadlock) deadlocks.push_back(&ev);
+  REQUIRE(deadlocks.size() == 1);
+  const Deadlock& d = *deadlocks[0]->deadlock;
+  CHECK(d.victim == "4849");
+  CHECK(d.complete);
+  CHECK(CycleString(d) ==
+        "4849 -ShareLock/transaction 259635360-> 4821; "
+        "4821 -ShareLock/transaction 259635221-> 4796; "
+        "4796 -ShareLock/transaction 259635423-> 4849");
+  REQUIRE(d.processes.size() == 3);
+  CHECK(d.processes[0].query == c.query);
+  CHECK(d.statement == c.query);
+}
+
+TEST_CASE("syslog sniff: [seq-chunk] framing matches, stderr and csvlog do not") {
+  auto format = MakePgSyslogFormat();
+  CHECK(format->Name() == "syslog");
+  SniffResult yes = format->Sniff(Lines(kExcerpt911), {});
+  CHECK(yes.verdict == SniffResult::Verdict::kMatch);
+  CHECK(yes.score == 8);
+
+  ParseOptions given;
+  given.has_prefix = true;
+  given.log_line_prefix = kPrefix911;
+  SniffResult forced = format->Sniff(Lines(kExcerpt911), given);
+  CHECK(forced.verdict == SniffResult::Verdict::kMatch);
+  CHECK(forced.detected == kPrefix911);
+  CHECK(forced.reason == std::string("log_line_prefix '") + kPrefix911 + "' inside syslog messages");
+
+  SniffResult stderr_log = format->Sniff(
+      {"2021-01-21 12:58:34.900 CET [4136] ERROR:  deadlock detected",
+       "2021-01-21 12:58:34.900 CET [4136] HINT:  See server log for query details."},
+      {});
+  CHECK(stderr_log.verdict == SniffResult::Verdict::kNoMatch);
+  CHECK(stderr_log.score == 0);
+  CHECK(stderr_log.reason ==
+        "only 0 of 2 lines have syslog framing (`Mon DD HH:MM:SS host ident[pid]: `)");
+
+  // Syslog framing of another daemon, no PostgreSQL inside.
+  SniffResult other = format->Sniff({"Feb 11 13:15:39 h sshd[1]: Accepted publickey for a",
+                                     "Feb 11 13:15:40 h sshd[1]: session opened"},
+                                    {});
+  CHECK(other.verdict == SniffResult::Verdict::kNoMatch);
+}
+
+TEST_CASE("syslog reader detects the prefix from the head, or warns and reads on") {
+  const ChunkedDeadlock c = MakeChunkedDeadlock();
+  Collected detected = Read<SyslogReader>(c.text, std::optional<std::string>());
+  CHECK(detected.diagnostics.empty());
+  CHECK(detected.counts.parsed == 15);
+  CHECK(detected.records.size() == 3);
+
+  Collected bad = Read<SyslogReader>(c.text, std::optional<std::string>("%m [%p] %u@%d "));
+  // A prefix that does not fit: every line is unparsed, nothing invented.
+  CHECK(bad.records.empty());
+  CHECK(bad.counts.unparsed == 15);
+}
+
+TEST_CASE("syslog inputs are detected as syslog by the whole pipeline") {
+  Report excerpt = test::AnalyzeText(std::string(kExcerpt911));
+  REQUIRE(excerpt.inputs.size() == 1);
+  CHECK(excerpt.inputs[0].format == "syslog");
+  CHECK(excerpt.summary.lines.total == 8);
+  CHECK(excerpt.summary.lines.parsed == 8);
+
+  Report chunked = test::AnalyzeText(MakeChunkedDeadlock().text);
+  REQUIRE(chunked.inputs.size() == 1);
+  CHECK(chunked.inputs[0].format == "syslog");
+  CHECK(chunked.inputs[0].detected == "%m [%p] ");
+  CHECK(chunked.summary.deadlocks == 1);
+  CHECK(chunked.summary.deadlocks_incomplete == 0);
+  CHECK(chunked.summary.lines.unparsed == 0);
+}
+
+}  // namespace
+}  // namespace lockgraph
