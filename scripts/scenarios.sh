@@ -101,7 +101,7 @@ _lg_open() {
 # Number of `still waiting` lines the session's backend has logged so far (needs LG_LOGDIR).
 _lg_waits_logged() {
   local pid=${_LG_BACKEND[$1]} n
-  n=$(grep -c -- "LOG:  process $pid still waiting for " "$LG_LOGDIR/postgresql.log" 2>/dev/null)
+  n=$(grep -c -- "LOG:  process $pid still waiting for " "$LG_LOGDIR/postgresql.log" 2>/dev/null) || true
   echo "${n:-0}"
 }
 
