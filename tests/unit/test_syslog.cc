@@ -393,6 +393,99 @@ TEST_CASE("syslog reader detects the prefix from the head, or warns and reads on
   CHECK(bad.counts.unparsed == 15);
 }
 
+// Real output: PostgreSQL 15.18 through rsyslog 8.2302 (traditional file
+// format), log_line_prefix '%m [%p] %q%u@%d ', a two-process deadlock whose
+// queries are over 900 bytes (cut by write_syslog) and contain TABs
+// (#011#011), with the other backend's lines in the middle of the report.
+constexpr std::string_view kRsyslogDeadlock = R"syslog(Dec  2 10:24:27 vm postgres[30256]: [7-1] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres LOG:  process 30256 detected deadlock while waiting for ShareLock on transaction 726 after 104.328 ms
+Dec  2 10:24:27 vm postgres[30256]: [7-2] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres DETAIL:  Process holding the lock: 30257. Wait queue: .
+Dec  2 10:24:27 vm postgres[30256]: [7-3] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres CONTEXT:  while updating tuple (0,2) in relation "t"
+Dec  2 10:24:27 vm postgres[30256]: [7-4] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres STATEMENT:  UPDATE t
+Dec  2 10:24:27 vm postgres[30256]: [7-5] #011   SET v = v + 1 /* word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12 word13 word14 word15 word16 word17 word18 word19 word20 word21 word22 word23 word24 word25 word26 word27 word28 word29 word30 word31 word32 word33 word34 word35 word36 word37 word38 word39 word40 word41 word42 word43 word44 word45 word46 word47 word48 word49 word50 word51 word52 word53 word54 word55 word56 word57 word58 word59 word60 word61 word62 word63 word64 word65 word66 word67 word68 word69 word70 word71 word72 word73 word74 word75 word76 word77 word78 word79 word80 word81 word82 word83 word84 word85 word86 word87 word88 word89 word90 word91 word92 word93 word94 word95 word96 word97 word98 word99 word100 word101 word102 word103 word104 word105 word106 word107 word108 word109 word110 word111 word112 word113 word114 word115 word116 word117 word118 word119 word120 word121 word122
+Dec  2 10:24:27 vm postgres[30256]: [7-6]  word123 word124 word125 word126 word127 word128 word129 word130 word131 word132 word133 word134 word135 word136 word137 word138 word139 word140 word141 word142 word143 word144 word145 word146 word147 word148 word149 word150 word151 word152 word153 word154 word155 word156 word157 word158 word159 word160 word161 word162 word163 word164 word165 word166 word167 word168 word169 word170 word171 word172 word173 word174 word175 word176 word177 word178 word179 word180 word181 word182 word183 word184 word185 word186 word187 word188 word189 word190 word191 word192 word193 word194 word195 word196 word197 word198 word199 word200 word201 word202 word203 word204 word205 word206 word207 word208 word209 word210 word211 word212 word213 word214 word215 word216 word217 word218 word219 */
+Dec  2 10:24:27 vm postgres[30256]: [7-7] #011 WHERE id = 2;
+Dec  2 10:24:27 vm postgres[30256]: [8-1] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres ERROR:  deadlock detected
+Dec  2 10:24:27 vm postgres[30256]: [8-2] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres DETAIL:  Process 30256 waits for ShareLock on transaction 726; blocked by process 30257.
+Dec  2 10:24:27 vm postgres[30256]: [8-3] #011Process 30257 waits for ShareLock on transaction 725; blocked by process 30256.
+Dec  2 10:24:27 vm postgres[30256]: [8-4] #011Process 30256: UPDATE t
+Dec  2 10:24:27 vm postgres[30257]: [7-1] 2026-12-02 10:24:27.684 UTC [30257] postgres@postgres LOG:  process 30257 still waiting for ShareLock on transaction 725 after 103.557 ms
+Dec  2 10:24:27 vm postgres[30256]: [8-5] #011   SET v = v + 1 /* word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12 word13 word14 word15 word16 word17 word18 word19 word20 word21 word22 word23 word24 word25 word26 word27 word28 word29 word30 word31 word32 word33 word34 word35 word36 word37 word38 word39 word40 word41 word42 word43 word44 word45 word46 word47 word48 word49 word50 word51 word52 word53 word54 word55 word56 word57 word58 word59 word60 word61 word62 word63 word64 word65 word66 word67 word68 word69 word70 word71 word72 word73 word74 word75 word76 word77 word78 word79 word80 word81 word82 word83 word84 word85 word86 word87 word88 word89 word90 word91 word92 word93 word94 word95 word96 word97 word98 word99 word100 word101 word102 word103 word104 word105 word106 word107 word108 word109 word110 word111 word112 word113 word114 word115 word116 word117 word118 word119 word120 word121 word122
+Dec  2 10:24:27 vm postgres[30256]: [8-6]  word123 word124 word125 word126 word127 word128 word129 word130 word131 word132 word133 word134 word135 word136 word137 
+Dec  2 10:24:27 vm postgres[30256]: [8-7] #011Process 30257: UPDATE t
+Dec  2 10:24:27 vm postgres[30256]: [8-8] #011#011SET v = v + 2 -- short
+Dec  2 10:24:27 vm postgres[30256]: [8-9] #011#011WHERE id = 1;
+Dec  2 10:24:27 vm postgres[30256]: [8-10] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres HINT:  See server log for query details.
+Dec  2 10:24:27 vm postgres[30256]: [8-11] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres CONTEXT:  while updating tuple (0,2) in relation "t"
+Dec  2 10:24:27 vm postgres[30256]: [8-12] 2026-12-02 10:24:27.680 UTC [30256] postgres@postgres STATEMENT:  UPDATE t
+Dec  2 10:24:27 vm postgres[30256]: [8-13] #011   SET v = v + 1 /* word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12 word13 word14 word15 word16 word17 word18 word19 word20 word21 word22 word23 word24 word25 word26 word27 word28 word29 word30 word31 word32 word33 word34 word35 word36 word37 word38 word39 word40 word41 word42 word43 word44 word45 word46 word47 word48 word49 word50 word51 word52 word53 word54 word55 word56 word57 word58 word59 word60 word61 word62 word63 word64 word65 word66 word67 word68 word69 word70 word71 word72 word73 word74 word75 word76 word77 word78 word79 word80 word81 word82 word83 word84 word85 word86 word87 word88 word89 word90 word91 word92 word93 word94 word95 word96 word97 word98 word99 word100 word101 word102 word103 word104 word105 word106 word107 word108 word109 word110 word111 word112 word113 word114 word115 word116 word117 word118 word119 word120 word121 word122
+Dec  2 10:24:27 vm postgres[30256]: [8-14]  word123 word124 word125 word126 word127 word128 word129 word130 word131 word132 word133 word134 word135 word136 word137 word138 word139 word140 word141 word142 word143 word144 word145 word146 word147 word148 word149 word150 word151 word152 word153 word154 word155 word156 word157 word158 word159 word160 word161 word162 word163 word164 word165 word166 word167 word168 word169 word170 word171 word172 word173 word174 word175 word176 word177 word178 word179 word180 word181 word182 word183 word184 word185 word186 word187 word188 word189 word190 word191 word192 word193 word194 word195 word196 word197 word198 word199 word200 word201 word202 word203 word204 word205 word206 word207 word208 word209 word210 word211 word212 word213 word214 word215 word216 word217 word218 word219 */
+Dec  2 10:24:27 vm postgres[30256]: [8-15] #011 WHERE id = 2;
+Dec  2 10:24:27 vm postgres[30257]: [7-2] 2026-12-02 10:24:27.684 UTC [30257] postgres@postgres DETAIL:  Process holding the lock: 30256. Wait queue: 30257.
+Dec  2 10:24:27 vm postgres[30257]: [7-3] 2026-12-02 10:24:27.684 UTC [30257] postgres@postgres CONTEXT:  while updating tuple (0,1) in relation "t"
+Dec  2 10:24:27 vm postgres[30257]: [7-4] 2026-12-02 10:24:27.684 UTC [30257] postgres@postgres STATEMENT:  UPDATE t
+Dec  2 10:24:27 vm postgres[30257]: [7-5] #011#011SET v = v + 2 -- short
+Dec  2 10:24:27 vm postgres[30257]: [7-6] #011#011WHERE id = 1;
+Dec  2 10:24:27 vm postgres[30257]: [8-1] 2026-12-02 10:24:27.688 UTC [30257] postgres@postgres LOG:  process 30257 acquired ShareLock on transaction 725 after 107.548 ms
+Dec  2 10:24:27 vm postgres[30257]: [8-2] 2026-12-02 10:24:27.688 UTC [30257] postgres@postgres CONTEXT:  while updating tuple (0,1) in relation "t"
+Dec  2 10:24:27 vm postgres[30257]: [8-3] 2026-12-02 10:24:27.688 UTC [30257] postgres@postgres STATEMENT:  UPDATE t
+Dec  2 10:24:27 vm postgres[30257]: [8-4] #011#011SET v = v + 2 -- short
+Dec  2 10:24:27 vm postgres[30257]: [8-5] #011#011WHERE id = 1;
+)syslog";
+
+// The statement of 30256 as psql sent it.
+std::string RsyslogStatement() {
+  std::string words;
+  for (int i = 0; i < 220; ++i) words += (i ? " word" : "word") + std::to_string(i);
+  return "UPDATE t\n   SET v = v + 1 /* " + words + " */\n WHERE id = 2;";
+}
+
+TEST_CASE("syslog from a real server through rsyslog: the deadlock report is rebuilt") {
+  Collected out = Read<SyslogReader>(kRsyslogDeadlock, std::optional<std::string>());
+  CHECK(out.diagnostics.empty());
+  CHECK(out.unparsed.empty());
+  CHECK(out.counts.total == 33);
+  CHECK(out.counts.parsed == 33);
+  std::vector<const LogRecord*> errors;
+  for (const LogRecord& r : out.records)
+    if (r.severity == "ERROR") errors.push_back(&r);
+  REQUIRE(errors.size() == 1);
+  const LogRecord& e = *errors[0];
+  const std::string statement = RsyslogStatement();
+  CHECK(e.pid == 30256);
+  CHECK(e.time == "2026-12-02 10:24:27.680 UTC");
+  CHECK(e.message == "deadlock detected");
+  // track_activity_query_size = 1024 clips each query to 1023 bytes.
+  CHECK(e.detail ==
+        "Process 30256 waits for ShareLock on transaction 726; blocked by process 30257.\n"
+        "Process 30257 waits for ShareLock on transaction 725; blocked by process 30256.\n"
+        "Process 30256: " + statement.substr(0, 1023) + "\n"
+        "Process 30257: UPDATE t\n\tSET v = v + 2 -- short\n\tWHERE id = 1;");
+  CHECK(e.hint == "See server log for query details.");
+  CHECK(e.context == R"(while updating tuple (0,2) in relation "t")");
+  CHECK(e.statement == statement);
+  CHECK(e.session.user == "postgres");
+  CHECK(e.session.database == "postgres");
+  CHECK(e.source.first_line == 8);
+
+  record_test::CollectingSink sink;
+  auto format = MakePgSyslogFormat();
+  SniffResult sniff = format->Sniff(Lines(kRsyslogDeadlock), {});
+  CHECK(sniff.verdict == SniffResult::Verdict::kMatch);
+  CHECK(sniff.detected == "%m [%p] %q%u@%d ");
+  record_test::ParseWith(*format, kRsyslogDeadlock, sink, sniff.detected);
+  std::vector<const Event*> deadlocks;
+  for (const Event& ev : sink.events)
+    if (ev.type == EventType::kDeadlock) deadlocks.push_back(&ev);
+  REQUIRE(deadlocks.size() == 1);
+  const Deadlock& d = *deadlocks[0]->deadlock;
+  CHECK(d.victim == "30256");
+  CHECK(d.complete);
+  CHECK(CycleString(d) ==
+        "30256 -ShareLock/transaction 726-> 30257; 30257 -ShareLock/transaction 725-> 30256");
+  REQUIRE(d.processes.size() == 2);
+  CHECK(d.processes[1].query == "UPDATE t\n\tSET v = v + 2 -- short\n\tWHERE id = 1;");
+}
+
 TEST_CASE("syslog inputs are detected as syslog by the whole pipeline") {
   Report excerpt = test::AnalyzeText(std::string(kExcerpt911));
   REQUIRE(excerpt.inputs.size() == 1);
