@@ -1,6 +1,7 @@
 // See event_builder.h. Deadlock reports: reference §3.1; lock waits: §3.2.
 #include "parsers/postgresql/event_builder.h"
 
+#include "graph/wait_for_graph.h"
 #include "parsers/postgresql/lock_wait_tracker.h"
 #include "parsers/postgresql/messages.h"
 #include "parsers/postgresql/relation_names.h"
@@ -50,6 +51,10 @@ Event MakeDeadlock(const LogRecord& r) {
     d.problems = std::move(detail.problems);
     if (!OrderCycleFromVictim(d.victim, &d.edges, &d.processes, &d.problems))
       d.complete = false;
+    if (d.complete && !CycleMatchesGraph(d)) {
+      d.complete = false;
+      d.problems.push_back("the wait-for graph of these edges has another cycle through the victim");
+    }
     if (!d.problems.empty()) d.complete = false;
   }
   if (r.truncated) {
@@ -75,12 +80,16 @@ PgEventBuilder::PgEventBuilder(ParseSink& sink)
 PgEventBuilder::~PgEventBuilder() = default;
 
 bool PgEventBuilder::IsInteresting(std::string_view m) {
+  // Prefix tests only: this runs on every record of a log, and every
+  // message that matters starts in one of these ways (reference §3).
   if (StartsWith(m, "process ")) {
     return Contains(m, " waiting for ") || Contains(m, " acquired ") ||
            Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
            Contains(m, " could not obtain ");
   }
-  return IsDeadlockMessage(m) || Contains(m, "deadlock") || Contains(m, "lock timeout");
+  return StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
+         StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock") ||
+         IsDeadlockMessage(m);
 }
 
 void PgEventBuilder::Emit(Event&& ev) {
@@ -105,6 +114,9 @@ void PgEventBuilder::OnRecord(LogRecord&& record) {
     waits_->OnReport(*wait, record);
     return;
   }
+  // Only messages that end waits (errors, cancels) say anything about
+  // them; the others are not even assembled on the fast path.
+  if (!IsInteresting(record.message)) return;
   waits_->OnOtherRecord(record);
   if (IsDeadlockMessage(record.message) ||
       (record.sqlstate == "40P01" && Contains(record.detail, " waits for ")))

@@ -22,12 +22,13 @@ class PgEventBuilder {
   PgEventBuilder& operator=(const PgEventBuilder&) = delete;
 
   /// Cheap test on the primary message text alone: true when a record with
-  /// this message can yield an event (deadlock, lock wait, lock timeout...).
-  /// Readers use it to skip assembling the parts of uninteresting records.
+  /// this message can yield an event or end a wait (deadlock, lock wait,
+  /// lock timeout, cancel). Readers use it to skip the parts, and the stderr
+  /// reader to skip whole records; OnRecord ignores the other records.
   static bool IsInteresting(std::string_view message);
 
-  /// Takes one whole record. Records of other messages are ignored, except
-  /// that they tell the lock-wait tracker the backend moved on.
+  /// Takes one whole record; records that are not IsInteresting() are
+  /// ignored, so that every reader gives the same events.
   void OnRecord(LogRecord&& record);
   /// End of input: waits still open end with outcome "unknown".
   void Finish();

@@ -21,19 +21,20 @@ struct Entry {
 constexpr PartLabel P = PartLabel::kPrimary;
 
 const Entry kEntries[] = {
-    // English, the words elog.c writes.
+    // English, the words elog.c writes; the most frequent first, since
+    // LookupLabel runs on every line of a log.
+    {"LOG", P, "LOG"}, {"STATEMENT", PartLabel::kStatement, "STATEMENT"},
+    {"DETAIL", PartLabel::kDetail, "DETAIL"}, {"ERROR", P, "ERROR"},
     {"DEBUG", P, "DEBUG"}, {"DEBUG1", P, "DEBUG1"}, {"DEBUG2", P, "DEBUG2"},
     {"DEBUG3", P, "DEBUG3"}, {"DEBUG4", P, "DEBUG4"}, {"DEBUG5", P, "DEBUG5"},
-    {"LOG", P, "LOG"}, {"INFO", P, "INFO"}, {"NOTICE", P, "NOTICE"},
-    {"WARNING", P, "WARNING"}, {"ERROR", P, "ERROR"}, {"FATAL", P, "FATAL"},
+    {"INFO", P, "INFO"}, {"NOTICE", P, "NOTICE"},
+    {"WARNING", P, "WARNING"}, {"FATAL", P, "FATAL"},
     {"PANIC", P, "PANIC"},
-    {"DETAIL", PartLabel::kDetail, "DETAIL"},
     {"HINT", PartLabel::kHint, "HINT"},
     {"QUERY", PartLabel::kQuery, "QUERY"},
     {"CONTEXT", PartLabel::kContext, "CONTEXT"},
     {"LOCATION", PartLabel::kLocation, "LOCATION"},
     {"BACKTRACE", PartLabel::kBacktrace, "BACKTRACE"},
-    {"STATEMENT", PartLabel::kStatement, "STATEMENT"},
     // de
     {"FEHLER", P, "ERROR"}, {"WARNUNG", P, "WARNING"}, {"HINWEIS", P, "NOTICE"},
     {"TIPP", PartLabel::kHint, "HINT"},

@@ -5,6 +5,7 @@
 #include <re2/re2.h>
 
 #include <array>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -13,38 +14,39 @@ namespace {
 
 struct TagFormat {
   const char* type;      // pg_locks.locktype
+  const char* start;     // literal start: only then is the pattern tried
   const char* pattern;   // RE2, matched against the whole tag
   std::array<const char*, 4> fields;  // pg_locks column of each group
 };
 
 // Order matters: longer forms that contain shorter ones come first.
 const TagFormat kFormats[] = {
-    {"tuple", R"(tuple \((\d+),(\d+)\) of relation (\d+) of database (\d+))",
+    {"tuple", "tuple (", R"(tuple \((\d+),(\d+)\) of relation (\d+) of database (\d+))",
      {"page", "tuple", "relation", "database"}},
-    {"page", R"(page (\d+) of relation (\d+) of database (\d+))",
+    {"page", "page ", R"(page (\d+) of relation (\d+) of database (\d+))",
      {"page", "relation", "database", nullptr}},
-    {"extend", R"(extension of relation (\d+) of database (\d+))",
+    {"extend", "extension ", R"(extension of relation (\d+) of database (\d+))",
      {"relation", "database", nullptr, nullptr}},
-    {"relation", R"(relation (\d+) of database (\d+))",
+    {"relation", "relation ", R"(relation (\d+) of database (\d+))",
      {"relation", "database", nullptr, nullptr}},
-    {"frozenid", R"(pg_database\.datfrozenxid of database (\d+))",
+    {"frozenid", "pg_database", R"(pg_database\.datfrozenxid of database (\d+))",
      {"database", nullptr, nullptr, nullptr}},
-    {"virtualxid", R"(virtual transaction (-?\d+/\d+))",
+    {"virtualxid", "virtual ", R"(virtual transaction (-?\d+/\d+))",
      {"virtualxid", nullptr, nullptr, nullptr}},
-    {"spectoken", R"(speculative token (\d+) of transaction (\d+))",
+    {"spectoken", "speculative ", R"(speculative token (\d+) of transaction (\d+))",
      {"objid", "transactionid", nullptr, nullptr}},
-    {"applytransaction",
+    {"applytransaction", "remote ",
      R"(remote transaction (\d+) of subscription (\d+) of database (\d+))",
      {"transactionid", "objid", "database", nullptr}},
-    {"transactionid", R"(transaction (\d+))",
+    {"transactionid", "transaction ", R"(transaction (\d+))",
      {"transactionid", nullptr, nullptr, nullptr}},
-    {"object", R"(object (\d+) of class (\d+) of database (\d+))",
+    {"object", "object ", R"(object (\d+) of class (\d+) of database (\d+))",
      {"objid", "classid", "database", nullptr}},
-    {"advisory", R"(advisory lock \[(\d+),(\d+),(\d+),(\d+)\])",
+    {"advisory", "advisory ", R"(advisory lock \[(\d+),(\d+),(\d+),(\d+)\])",
      {"database", "classid", "objid", "objsubid"}},
-    {"userlock", R"(user lock \[(\d+),(\d+),(\d+)\])",
+    {"userlock", "user lock", R"(user lock \[(\d+),(\d+),(\d+)\])",
      {"database", "classid", "objid", nullptr}},
-    {"unknown", R"(unrecognized locktag type (-?\d+))",
+    {"unknown", "unrecognized", R"(unrecognized locktag type (-?\d+))",
      {"locktag_type", nullptr, nullptr, nullptr}},
 };
 
@@ -75,6 +77,7 @@ LockTarget ParsePgLockTag(std::string_view text) {
   target.text = std::string(text);
   re2::StringPiece input(text.data(), text.size());
   for (const CompiledFormat& c : Compiled()) {
+    if (text.substr(0, std::strlen(c.format->start)) != c.format->start) continue;
     std::array<re2::StringPiece, 4> groups;
     const int n = c.re->NumberOfCapturingGroups();
     std::array<RE2::Arg, 4> args;

@@ -35,8 +35,7 @@ std::optional<WaitOutcome> OutcomeOfRecord(const LogRecord& record) {
   if (state == "57014" || state == "57P01" || Contains(msg, "due to user request") ||
       Contains(msg, "terminating connection"))
     return WaitOutcome::kCancelled;
-  if (record.severity.rfind("DEBUG", 0) == 0) return std::nullopt;
-  return WaitOutcome::kUnknown;
+  return std::nullopt;
 }
 
 void LockWaitTracker::OnReport(const LockWaitMessage& msg, const LogRecord& record) {

@@ -42,7 +42,7 @@ class LockWaitTracker {
 };
 
 /// The outcome a non-wait record implies for its backend's open wait, or
-/// nullopt when the record says nothing about it (e.g. a DEBUG line).
+/// nullopt when the record says nothing about it.
 std::optional<WaitOutcome> OutcomeOfRecord(const LogRecord& record);
 
 }  // namespace lockgraph

@@ -32,6 +32,12 @@ std::optional<T> Number(std::string_view s) {
 }
 
 // "[unknown]" (and its translations) means the field has no value.
+bool IsSqlstate(std::string_view s) {
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z'))) return false;
+  return s.size() == 5;
+}
+
 std::string_view Known(std::string_view s) {
   s = Trim(s);
   if (s.size() > 2 && s.front() == '[' && s.back() == ']' && s != "[local]") return {};
@@ -95,6 +101,7 @@ class PrefixCompiler {
       re += padded ? std::string(" *") + pattern + " *" : std::string(pattern);
     }
     for (int d = 0; d < optional_depth; ++d) re += ")?";
+    const std::string prefix_only = re.substr(1);  // without "^": matched whole
     // The severity or part label, "ERROR:  " (fr: "ASTUCE :  ", tr: none),
     // then with log_error_verbosity = verbose "40P01: ".
     re += "(" + LabelAlternation() + ") ?:(?: {1,2})?(?:([0-9A-Z]{5}): )?";
@@ -104,7 +111,8 @@ class PrefixCompiler {
     RE2::Options options;
     options.set_log_errors(false);
     m->re_ = std::make_unique<RE2>(re, options);
-    if (!m->re_->ok()) {
+    m->prefix_re_ = std::make_unique<RE2>(prefix_only, options);
+    if (!m->re_->ok() || !m->prefix_re_->ok()) {
       if (error) *error = "cannot compile log_line_prefix '" + m->prefix_ + "': " + m->re_->error();
       return nullptr;
     }
@@ -119,31 +127,72 @@ std::unique_ptr<PrefixMatcher> PrefixMatcher::Compile(std::string_view prefix,
 
 PrefixMatcher::~PrefixMatcher() = default;
 
+std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* word) {
+  // The first "WORD:  " within the first 512 bytes; WORD runs back to a
+  // space, ']', ':' or '>' (the usual ends of a prefix) or the line start.
+  std::string_view head = line.substr(0, 512);
+  size_t colon = head.find(":  ");
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  size_t start = head.find_last_of(" ]:>", colon - 1);
+  start = start == std::string_view::npos ? 0 : start + 1;
+  *word = head.substr(start, colon - start);
+  return start;
+}
+
 bool PrefixMatcher::Match(std::string_view line, PrefixedLine* out,
                           SessionInfo* session) const {
   re2::StringPiece groups[40];
   if (ngroups_ + 1 > 40) return false;
+  // Fast path: find the label without the regex, then match only the
+  // prefix before it, anchored at both ends (no label alternation to run).
+  std::string_view word;
+  if (std::optional<size_t> start = FindLabelStart(line, &word)) {
+    std::optional<LabelInfo> info = LookupLabel(word);
+    re2::StringPiece prefix(line.data(), *start);
+    if (info && prefix_re_->Match(prefix, 0, prefix.size(), RE2::ANCHOR_BOTH, groups,
+                                  ngroups_ - 1)) {
+      std::string_view text = line.substr(*start + word.size() + 3);
+      std::string_view sqlstate;
+      if (info->label == PartLabel::kPrimary && text.size() > 7 && text[5] == ':' &&
+          text[6] == ' ' && IsSqlstate(text.substr(0, 5))) {
+        sqlstate = text.substr(0, 5);  // log_error_verbosity = verbose
+        text.remove_prefix(7);
+      }
+      Fill(line, groups, *info, sqlstate, text, out, session);
+      return true;
+    }
+  }
   if (!re_->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(),
                   RE2::ANCHOR_START, groups, ngroups_ + 1))
     return false;
-  auto group = [&](int g) -> std::string_view { return g > 0 ? View(groups[g]) : std::string_view(); };
-  std::optional<LabelInfo> info = LookupLabel(group(label_group_));
+  std::optional<LabelInfo> info = LookupLabel(View(groups[label_group_]));
   if (!info) return false;
-  out->label = info->label;
-  out->severity = info->canonical;
-  out->sqlstate = group(sqlstate_group_).empty() ? group(state_group_) : group(sqlstate_group_);
+  Fill(line, groups, *info, View(groups[sqlstate_group_]), line.substr(groups[0].size()), out,
+       session);
+  return true;
+}
+
+void PrefixMatcher::Fill(std::string_view line, const re2::StringPiece* groups,
+                         const LabelInfo& info, std::string_view sqlstate,
+                         std::string_view text, PrefixedLine* out,
+                         SessionInfo* session) const {
+  auto group = [&](int g) -> std::string_view { return g > 0 ? View(groups[g]) : std::string_view(); };
+  out->label = info.label;
+  out->severity = info.canonical;
+  out->sqlstate = sqlstate.empty() ? group(state_group_) : sqlstate;
   if (out->sqlstate == "00000") out->sqlstate = {};
-  out->text = line.substr(groups[0].size());
+  out->text = text;
   out->time = Trim(group(time_group_));
   out->pid = pid_group_ ? Number<int64_t>(group(pid_group_)) : std::nullopt;
   if (!pid_group_) {
     // No %p: the auto prefix (%*) still finds "[1234]" or "postgres[1234]".
+    re2::StringPiece before(line.data(), text.data() - line.data());
     static const RE2 kBracketPid(R"(\[(\d+)\])");
     re2::StringPiece pid;
-    if (RE2::PartialMatch(groups[0], kBracketPid, &pid)) out->pid = Number<int64_t>(View(pid));
+    if (RE2::PartialMatch(before, kBracketPid, &pid)) out->pid = Number<int64_t>(View(pid));
     static const RE2 kTime(R"((\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?: ?[A-Za-z]{2,5}|[+\-]\d\d(?::?\d\d)?)?))");
     re2::StringPiece time;
-    if (!time_group_ && RE2::PartialMatch(groups[0], kTime, &time)) out->time = View(time);
+    if (!time_group_ && RE2::PartialMatch(before, kTime, &time)) out->time = View(time);
   }
   out->session = session;
   if (session) {
@@ -159,7 +208,6 @@ bool PrefixMatcher::Match(std::string_view line, PrefixedLine* out,
     session->session_line = line_group_ ? Number<uint64_t>(group(line_group_)) : std::nullopt;
     session->query_id = qid_group_ ? Number<int64_t>(group(qid_group_)) : std::nullopt;
   }
-  return true;
 }
 
 const std::vector<std::string>& KnownPrefixes() {

@@ -9,10 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/record_assembler.h"
 
 namespace re2 {
 class RE2;
+class StringPiece;
 }
 
 namespace lockgraph {
@@ -40,8 +42,13 @@ class PrefixMatcher {
 
  private:
   PrefixMatcher() = default;
+  void Fill(std::string_view line, const re2::StringPiece* groups, const LabelInfo& info,
+            std::string_view sqlstate, std::string_view text, PrefixedLine* out,
+            SessionInfo* session) const;
+
   std::string prefix_;
-  std::unique_ptr<re2::RE2> re_;
+  std::unique_ptr<re2::RE2> re_;         // prefix + label: the general case
+  std::unique_ptr<re2::RE2> prefix_re_;  // the prefix alone, for the fast path
   int ngroups_ = 0;
   // 1-based capture group of each escape; 0 when the prefix lacks it.
   int time_group_ = 0, pid_group_ = 0, user_group_ = 0, db_group_ = 0,
@@ -50,6 +57,10 @@ class PrefixMatcher {
       btype_group_ = 0, qid_group_ = 0, label_group_ = 0, sqlstate_group_ = 0;
   friend class PrefixCompiler;
 };
+
+/// Where "WORD:  " starts in a stderr line (the label after the prefix),
+/// found without a regex; *word receives WORD. nullopt when there is none.
+std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* word);
 
 /// The prefixes tried when none is given, most common first.
 const std::vector<std::string>& KnownPrefixes();

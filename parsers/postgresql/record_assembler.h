@@ -58,6 +58,11 @@ class RecordAssembler {
   /// deadlock report has fewer query lines than edges.
   void Finish();
 
+  /// True while some backend's record is open: then every prefixed line
+  /// must go through OnPrefixed. When false, a reader may skip the lines of
+  /// records it knows are uninteresting (the stderr fast path).
+  bool HasOpen() const { return !open_.empty(); }
+
  private:
   struct Open {
     LogRecord record;

@@ -3,9 +3,11 @@
 // followed by one TAB. Lines go through the PrefixMatcher, then the
 // RecordAssembler, then the PgEventBuilder.
 #include <memory>
+#include <optional>
 
 #include "parsers/builtin_formats.h"
 #include "parsers/postgresql/event_builder.h"
+#include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/prefix.h"
 #include "parsers/postgresql/record_assembler.h"
 
@@ -31,10 +33,17 @@ class StderrParser : public LineParser {
       // A continuation belongs to the message before it, if there is one.
       if (in_message_) {
         ++counts_.parsed;
-        assembler_.OnContinuation(line.substr(1), line_no);
+        if (assembler_.HasOpen()) assembler_.OnContinuation(line.substr(1), line_no);
       } else {
         Unparsed(line, line_no);
       }
+      return;
+    }
+    // Fast path: while no record is open, a line whose label shows it
+    // starts or continues an uninteresting message needs no prefix match.
+    if (!assembler_.HasOpen() && SkippableLine(line)) {
+      ++counts_.parsed;
+      in_message_ = true;
       return;
     }
     PrefixedLine parsed;
@@ -62,6 +71,22 @@ class StderrParser : public LineParser {
   const LineCounts& counts() const override { return counts_; }
 
  private:
+  // True when the line carries a known label after what must be its prefix
+  // ("...] LOG:  duration: ...") and cannot start an interesting record.
+  // Lines it is unsure about go the slow way; the prefix is then checked.
+  bool SkippableLine(std::string_view line) const {
+    std::string_view word;
+    std::optional<size_t> start = FindLabelStart(line, &word);
+    if (!start) return false;
+    std::optional<LabelInfo> info = LookupLabel(word);
+    if (!info) return false;
+    if (info->label != PartLabel::kPrimary) return true;
+    std::string_view text = line.substr(*start + word.size() + 3);
+    // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
+    if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
+    return !PgEventBuilder::IsInteresting(text);
+  }
+
   void Unparsed(std::string_view line, uint64_t line_no) {
     ++counts_.unparsed;
     in_message_ = false;

@@ -1,9 +1,27 @@
-// --format json: one document, schema_version first, summary last.
+// --format json: one document, schema_version first, summary last. Written
+// event by event (each dumped and indented on its own), so that no JSON tree
+// of the whole report is ever built; the layout is nlohmann's indent of 2.
 #include "emit/emitter.h"
 #include "emit/event_json.h"
 
 namespace lockgraph {
 namespace {
+
+// Re-indents a dumped value that will sit `spaces` deep.
+std::string Indented(const std::string& dumped, int spaces) {
+  std::string out;
+  out.reserve(dumped.size() + dumped.size() / 8);
+  const std::string pad(spaces, ' ');
+  for (char c : dumped) {
+    out += c;
+    if (c == '\n') out += pad;
+  }
+  return out;
+}
+
+std::string Dump(const nlohmann::ordered_json& j, int spaces) {
+  return Indented(DumpJson(j, 2), spaces);
+}
 
 class JsonEmitter : public Emitter {
  public:
@@ -12,21 +30,22 @@ class JsonEmitter : public Emitter {
     return "one JSON document (docs/json-schema.md)";
   }
   void Write(const Report& report, std::ostream& out) override {
-    nlohmann::ordered_json doc;
-    doc["schema_version"] = kSchemaVersion;
-    doc["tool"] = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
-    doc["inputs"] = InputsToJson(report.inputs);
-    nlohmann::ordered_json events = nlohmann::ordered_json::array();
-    for (const Event& ev : report.events) events.push_back(EventToJson(ev));
-    doc["events"] = std::move(events);
+    nlohmann::ordered_json tool = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
+    out << "{\n  \"schema_version\": " << kSchemaVersion << ",\n  \"tool\": " << Dump(tool, 2)
+        << ",\n  \"inputs\": " << Dump(InputsToJson(report.inputs), 2) << ",\n  \"events\": [";
+    bool first = true;
+    for (const Event& ev : report.events) {
+      out << (first ? "\n    " : ",\n    ") << Dump(EventToJson(ev), 4);
+      first = false;
+    }
+    out << (first ? "]" : "\n  ]");
     if (!report.unparsed.empty()) {
       nlohmann::ordered_json lines = nlohmann::ordered_json::array();
       for (const UnparsedLine& u : report.unparsed)
         lines.push_back({{"file", u.file}, {"line", u.line}, {"text", u.text}});
-      doc["unparsed"] = std::move(lines);
+      out << ",\n  \"unparsed\": " << Dump(lines, 2);
     }
-    doc["summary"] = SummaryToJson(report.summary);
-    out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    out << ",\n  \"summary\": " << Dump(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 };
 
