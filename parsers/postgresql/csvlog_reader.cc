@@ -101,7 +101,9 @@ void CsvlogReader::HoldLine(std::string_view line) {
 
 void CsvlogReader::Accept(bool truncated) {
   counts_.parsed += record_lines_;
-  if (cb_.on_record) cb_.on_record(BuildRecord(truncated));
+  const bool wanted = cb_.deliver_uninteresting || !cb_.interesting ||
+                      cb_.interesting(csv_.size() > kMessage ? csv_.field(kMessage) : "");
+  if (cb_.on_record && wanted) cb_.on_record(BuildRecord(truncated));
   record_lines_ = 0;
 }
 

@@ -226,8 +226,10 @@ void JsonlogReader::ParseLine(std::string_view line, uint64_t line_no) {
   }
   ++counts_.parsed;
   if (!cb_.on_record) return;
+  const bool keep = !cb_.interesting || cb_.interesting(scratch_.message);
+  if (!keep && !cb_.deliver_uninteresting) return;
   LogRecord out;
-  if (!cb_.interesting || cb_.interesting(scratch_.message)) {
+  if (keep) {
     out = std::move(scratch_);
   } else {
     out.time = scratch_.time;

@@ -27,9 +27,13 @@ struct RecordCallbacks {
   std::function<void(Diagnostic&&)> on_diagnostic;
   /// Decides from the primary message whether the parts (detail, hint,
   /// context, statement) and the session are worth copying; records it
-  /// rejects are still delivered, with time, pid, severity, sqlstate and
-  /// message only. Empty: keep everything.
+  /// rejects are delivered with time, pid, severity, sqlstate and message
+  /// only, or not at all when `deliver_uninteresting` is false (their lines
+  /// still count as parsed). Empty: keep everything.
   std::function<bool(std::string_view message)> interesting;
+  /// Default true. The csvlog and jsonlog readers honour it; the syslog
+  /// reader leaves it to its RecordAssembler, which always delivers.
+  bool deliver_uninteresting = true;
 };
 
 /// A LineParser over a record reader: records go to a PgEventBuilder, lines
@@ -62,6 +66,8 @@ class RecordReaderParser final : public LineParser {
     };
     cb.on_diagnostic = [this](Diagnostic&& d) { sink_.OnDiagnostic(std::move(d)); };
     cb.interesting = &PgEventBuilder::IsInteresting;
+    // PgEventBuilder::OnRecord ignores them: do not even build them.
+    cb.deliver_uninteresting = false;
     return cb;
   }
 

@@ -360,6 +360,22 @@ TEST_CASE("csvlog: records the callback finds uninteresting carry the message on
   CHECK(out.records[2].session.user == "postgres");
 }
 
+TEST_CASE("csvlog: with deliver_uninteresting off only interesting records are built") {
+  Collected out;
+  RecordCallbacks cb = out.Callbacks();
+  cb.interesting = [](std::string_view m) { return m == "deadlock detected"; };
+  cb.deliver_uninteresting = false;
+  CsvlogReader reader("test.log", std::move(cb));
+  uint64_t n = 0;
+  for (const std::string& line : Lines(kExcerpt99)) reader.ParseLine(line, ++n);
+  reader.Finish();
+  REQUIRE(out.records.size() == 1);
+  CHECK(out.records[0].message == "deadlock detected");
+  CHECK(out.records[0].source.first_line == 3);
+  CHECK(reader.counts().parsed == 9);
+  CHECK(reader.counts().unparsed == 0);
+}
+
 TEST_CASE("csvlog sniff: a real majority of records matches, stderr does not") {
   auto format = MakePgCsvlogFormat();
   CHECK(format->Name() == "csvlog");

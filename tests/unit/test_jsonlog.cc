@@ -204,6 +204,22 @@ TEST_CASE("jsonlog: records the callback finds uninteresting carry the message o
   CHECK(out.records[3].statement.empty());
 }
 
+TEST_CASE("jsonlog: with deliver_uninteresting off only interesting records are built") {
+  Collected out;
+  RecordCallbacks cb = out.Callbacks();
+  cb.interesting = [](std::string_view m) { return m == "deadlock detected"; };
+  cb.deliver_uninteresting = false;
+  JsonlogReader reader("test.log", std::move(cb));
+  uint64_t n = 0;
+  for (const std::string& line : Lines(kTwoWay)) reader.ParseLine(line, ++n);
+  reader.Finish();
+  REQUIRE(out.records.size() == 1);
+  CHECK(out.records[0].message == "deadlock detected");
+  CHECK(out.records[0].source.first_line == 3);
+  CHECK(reader.counts().parsed == 4);
+  CHECK(reader.counts().unparsed == 0);
+}
+
 TEST_CASE("jsonlog sniff: JSON records match; csvlog and CloudNativePG noise do not fool it") {
   auto format = MakePgJsonlogFormat();
   CHECK(format->Name() == "jsonlog");
