@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# lockgraph benchmark (issue 7). Never run as a test: it takes minutes.
+#
+#   bench/run.sh [SIZE_MB]        (default 1024)
+#
+# 1. builds lockgraph in Release mode into build-release/, and the bench tools
+#    (bench/gen_pglog.cc, bench/graph_bench.cc) into build-release/bench/;
+# 2. generates, once, SIZE_MB and SIZE_MB/10 PostgreSQL logs in stderr, csvlog
+#    and jsonlog with their exact expected counts (gen_pglog) into
+#    $LOCKGRAPH_BENCH_DIR (default /var/tmp/lockgraph-bench; never the repo);
+# 3. warms the page cache and times, on the same files: cat and
+#    grep -c 'deadlock detected' (the floor), lockgraph analyze --format json
+#    and --format ndjson (wall, CPU, MB/s, peak RSS), pgBadger on the stderr
+#    file (on the SIZE_MB/10 file unless BENCH_PGBADGER_FULL=1: it reads
+#    about 1.5 MB/s), and checks lockgraph's counts against the generator's;
+# 4. times a 100,000-waiting-process wait-for graph (bench/graph_bench.cc,
+#    and a pg_locks snapshot through `lockgraph analyze` when lockgraph reads
+#    that format).
+# Prints a Markdown report and keeps a copy in $LOCKGRAPH_BENCH_DIR/results-*.md.
+#
+# Environment: BENCH_SEED (1), BENCH_REPEAT (1: runs per measurement, the
+# fastest is kept), BENCH_PGBADGER_FULL (0), BENCH_SKIP_PGBADGER (0),
+# LOCKGRAPH_BENCH_DIR, LOCKGRAPH_BENCH_REV: measure a committed revision
+# (e.g. HEAD) built from `git archive` in $LOCKGRAPH_BENCH_DIR/src-REV/
+# instead of the working tree as it is (which other work may be changing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+SIZE_MB=${1:-1024}
+[[ "$SIZE_MB" =~ ^[0-9]+$ ]] && [ "$SIZE_MB" -ge 10 ] || { echo "usage: bench/run.sh [SIZE_MB >= 10]" >&2; exit 2; }
+SMALL_MB=$((SIZE_MB / 10))
+SEED=${BENCH_SEED:-1}
+REPEAT=${BENCH_REPEAT:-1}
+CACHE=${LOCKGRAPH_BENCH_DIR:-/var/tmp/lockgraph-bench}
+PREFIX='%m [%p] %q%u@%d/%a '
+mkdir -p "$CACHE"
+REV=${LOCKGRAPH_BENCH_REV:-}
+if [ -n "$REV" ]; then
+  SRC=$CACHE/src-$(git rev-parse --short "$REV")
+  rm -rf "$SRC" && mkdir -p "$SRC"
+  git archive "$REV" | tar -x -C "$SRC"
+  LG_VERSION="$(git rev-parse --short "$REV") (git archive of $REV)"
+else
+  SRC=$ROOT
+  LG_VERSION="$(git describe --always --dirty 2>/dev/null || echo '?') (working tree)"
+fi
+BUILD=$SRC/build-release
+LG=$BUILD/lockgraph
+BIN=$BUILD/bench
+mkdir -p "$BIN"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lockgraph-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+say() { echo "bench: $*" >&2; }
+
+# ---------------------------------------------------------------- tools
+need_pkgs=()
+[ -x /usr/bin/time ] || need_pkgs+=(time)
+command -v g++ >/dev/null || need_pkgs+=(g++)
+command -v cmake >/dev/null || need_pkgs+=(cmake)
+command -v python3 >/dev/null || need_pkgs+=(python3)
+if [ "${BENCH_SKIP_PGBADGER:-0}" != 1 ] && ! command -v pgbadger >/dev/null; then need_pkgs+=(pgbadger); fi
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  say "installing ${need_pkgs[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null 2>&1 \
+    || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null; }
+fi
+
+# ---------------------------------------------------------------- build
+say "building lockgraph (Release) into $BUILD"
+cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD" -j2 --target lockgraph >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log" >&2; exit 1; }
+say "building bench tools into $BIN"
+g++ -std=c++20 -O2 -Wall -Wextra -o "$BIN/gen_pglog" bench/gen_pglog.cc
+g++ -std=c++20 -O2 -I"$SRC/src" -I"$SRC" -o "$BIN/graph_bench" bench/graph_bench.cc "$BUILD/liblockgraph_core.a"
+
+# ---------------------------------------------------------------- data
+# Files are named by size, seed and the generator's source hash, so a changed
+# generator makes new files; old ones are removed.
+GEN_HASH=$(sha1sum bench/gen_pglog.cc | cut -c1-10)
+ext() { case $1 in stderr) echo log ;; csvlog) echo csv ;; jsonlog) echo json ;; esac; }
+data_file() { echo "$CACHE/pg-$2M-seed$SEED-$GEN_HASH.$(ext "$1")"; }
+find "$CACHE" -maxdepth 1 -name 'pg-*' ! -name "pg-*-$GEN_HASH.*" -delete
+for fmt in stderr csvlog jsonlog; do
+  for mb in "$SIZE_MB" "$SMALL_MB"; do
+    f=$(data_file "$fmt" "$mb")
+    if [ ! -s "$f" ] || [ ! -s "$f.expected.json" ]; then
+      say "generating $f"
+      /usr/bin/time -f '%e' -o "$TMP/gen.time" "$BIN/gen_pglog" --format "$fmt" --size "${mb}M" --seed "$SEED" -o "$f"
+      say "  $(awk -v s="$(stat -c %s "$f")" '{printf "%.0f MB in %.1f s (%.0f MB/s)", s/1048576, $1, s/1048576/($1>0?$1:0.01)}' "$TMP/gen.time")"
+    fi
+  done
+done
+
+# ---------------------------------------------------------------- measuring
+# timed OUT CMD...: runs CMD with stdout to OUT, REPEAT times; sets WALL, CPU
+# (user+sys of the fastest run) and RSS_MB (the largest peak).
+timed() {
+  local out=$1; shift
+  local i wall user sys rss best=""
+  RSS_MB=0
+  for ((i = 0; i < REPEAT; i++)); do
+    if ! /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" >"$out" 2>"$TMP/stderr"; then
+      echo "bench: failed: $*" >&2; cat "$TMP/stderr" >&2; return 1
+    fi
+    read -r wall user sys rss < <(tail -n1 "$TMP/time")
+    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN{exit !(a<b)}'; then
+      best=$wall
+      CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
+    fi
+    RSS_MB=$(awk -v r="$rss" -v m="$RSS_MB" 'BEGIN{v=r/1024; printf "%.1f", (v>m?v:m)}')
+  done
+  WALL=$best
+}
+mbs() { awk -v mb="$1" -v t="$2" 'BEGIN{ if (t <= 0) print "-"; else printf "%.1f", mb/t }'; }
+size_mb() { awk -v s="$(stat -c %s "$1")" 'BEGIN{printf "%.1f", s/1048576}'; }
+
+ROWS=()      # main table
+RSS_ROWS=()  # RSS: small vs full
+CHECK_ROWS=()
+row() { ROWS+=("| $1 | $2 | \`$3\` | $WALL | $CPU | $(mbs "$2" "$WALL") | $(mbs "$2" "$CPU") | $RSS_MB | $4 |"); }
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+declare -A LG_WALL LG_CPU LG_RSS
+for fmt in stderr csvlog jsonlog; do
+  f=$(data_file "$fmt" "$SIZE_MB"); small=$(data_file "$fmt" "$SMALL_MB")
+  mb=$(size_mb "$f"); smb=$(size_mb "$small")
+  name=$(basename "$f")
+  say "$fmt: warming the page cache ($mb MB + $smb MB)"
+  cat "$f" "$small" >/dev/null
+  timed /dev/null cat "$f"
+  cat_wall=$WALL
+  row "$fmt" "$mb" "cat $name > /dev/null" "floor"
+  timed "$TMP/grep.out" grep -c 'deadlock detected' "$f" || true
+  row "$fmt" "$mb" "grep -c 'deadlock detected' $name" "floor ($(cat "$TMP/grep.out") lines)"
+  for out in json ndjson; do
+    say "$fmt: lockgraph analyze --format $out ($mb MB)"
+    timed /dev/null "$LG" analyze --format "$out" "$f"
+    row "$fmt" "$mb" "lockgraph analyze --format $out $name > /dev/null" \
+      "$(awk -v a="$WALL" -v b="$cat_wall" 'BEGIN{ if (b > 0) printf "%.0f x cat", a/b; else print "-" }')"
+    LG_WALL[$fmt.$out]=$WALL; LG_CPU[$fmt.$out]=$CPU; LG_RSS[$fmt.$out]=$RSS_MB
+    full_rss=$RSS_MB
+    timed /dev/null "$LG" analyze --format "$out" "$small"
+    RSS_ROWS+=("| $fmt | $out | $smb | $RSS_MB | $mb | $full_rss |")
+    LG_WALL[$fmt.$out.small]=$WALL; LG_CPU[$fmt.$out.small]=$CPU; LG_RSS[$fmt.$out.small]=$RSS_MB
+  done
+  say "$fmt: checking lockgraph's counts against the generator's"
+  "$LG" analyze --format json "$f" >"$TMP/report.json"
+  if python3 bench/check_counts.py "$f.expected.json" "$TMP/report.json" >"$TMP/check.txt"; then verdict=PASS; else verdict=FAIL; fi
+  read -r exp_dl exp_lw exp_lines < <(python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["deadlocks"], e["lock_waits"], e["lines"])' "$f.expected.json")
+  read -r got_dl got_lw got_lines got_unparsed < <(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(s["deadlocks"], s["lock_waits"], s["lines"]["total"], s["lines"]["unparsed"])' "$TMP/report.json")
+  CHECK_ROWS+=("| $fmt | $mb | $exp_dl / $got_dl | $exp_lw / $got_lw | $exp_lines / $got_lines | $got_unparsed | **$verdict** |")
+  if [ "$verdict" = FAIL ]; then grep -v '^ok' "$TMP/check.txt" | sed 's/^/bench:   /' >&2; fi
+  cp "$TMP/check.txt" "$CACHE/check-$fmt-${SIZE_MB}M.txt"
+done
+
+# ---------------------------------------------------------------- pgBadger
+PGB_ROWS=()
+if [ "${BENCH_SKIP_PGBADGER:-0}" != 1 ]; then
+  if [ "${BENCH_PGBADGER_FULL:-0}" = 1 ]; then pgb_mb=$SIZE_MB; pgb_key=stderr.json; else pgb_mb=$SMALL_MB; pgb_key=stderr.json.small; fi
+  f=$(data_file stderr "$pgb_mb"); mb=$(size_mb "$f")
+  say "pgBadger on $(basename "$f") ($mb MB, -j 1)"
+  mkdir -p "$TMP/pgbadger"
+  timed /dev/null pgbadger -q -j 1 -f stderr --prefix "$PREFIX" -x text -o "$TMP/pgbadger/report.txt" "$f"
+  pgb_dl=$(grep -E '^[0-9]+\) [0-9]+ - ERROR:  deadlock detected' "$TMP/pgbadger/report.txt" | head -n1 | awk '{print $2}')
+  exp_dl=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["deadlocks"])' "$f.expected.json")
+  PGB_ROWS+=("| pgBadger $(pgbadger --version | awk '{print $NF}') | $mb | \`pgbadger -j 1 -f stderr --prefix '$PREFIX' -x text\` | $WALL | $CPU | $(mbs "$mb" "$WALL") | $(mbs "$mb" "$CPU") | $RSS_MB | ${pgb_dl:-?} deadlock errors counted (generator: $exp_dl), no cycles or lock waits |")
+  pgb_wall=$WALL; pgb_cpu=$CPU
+  WALL=${LG_WALL[$pgb_key]}; CPU=${LG_CPU[$pgb_key]}; RSS_MB=${LG_RSS[$pgb_key]}
+  PGB_ROWS+=("| lockgraph | $mb | \`lockgraph analyze --format json\` | $WALL | $CPU | $(mbs "$mb" "$WALL") | $(mbs "$mb" "$CPU") | $RSS_MB | $exp_dl deadlocks with cycles and edges, every lock wait |")
+  PGB_RATIO=$(awk -v a="$pgb_wall" -v b="$WALL" -v c="$pgb_cpu" -v d="$CPU" \
+    'BEGIN{printf "lockgraph / pgBadger throughput on the same %s MB file: **%.1f x** by wall time, **%.1f x** by CPU time", "'"$mb"'", (b>0?a/b:0), (d>0?c/d:0)}')
+fi
+
+# ---------------------------------------------------------------- wait-for graph
+say "wait-for graph of 100,000 waiting processes (bench/graph_bench.cc)"
+"$BIN/graph_bench" 100000 >"$TMP/graph.txt"
+GRAPH_SNAPSHOT=""
+if "$LG" analyze --help 2>/dev/null | grep -q pglocks && [ -f bench/gen_pglocks.py ]; then
+  snap=$CACHE/pglocks-100000-seed$SEED-$(sha1sum bench/gen_pglocks.py | cut -c1-10).csv
+  [ -s "$snap" ] || python3 bench/gen_pglocks.py --waiters 100000 --seed "$SEED" -o "$snap"
+  cat "$snap" >/dev/null
+  timed /dev/null "$LG" analyze --format json "$snap"
+  GRAPH_SNAPSHOT="| \`lockgraph analyze --format json $(basename "$snap")\` ($(size_mb "$snap") MB pg_locks snapshot, 100,000 waiters) | $WALL s | $CPU s | $RSS_MB MB |"
+fi
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---------------------------------------------------------------- report
+REPORT=$CACHE/results-$(date -u +%Y%m%dT%H%M%SZ)-${SIZE_MB}M.md
+{
+  echo "## lockgraph benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo
+  echo "* machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')), $(awk '/MemTotal/{printf "%.1f GB", $2/1048576}' /proc/meminfo) RAM, Linux $(uname -r)"
+  echo "* load average (1/5/15 min): $LOAD_START at the start, $LOAD_END at the end"
+  echo "* lockgraph $LG_VERSION, Release build in $BUILD; data: gen_pglog seed $SEED in $CACHE; best of $REPEAT run(s); page cache warm"
+  echo
+  echo "| input | MB | command | wall s | CPU s | MB/s (wall) | MB/s (CPU) | peak RSS MB | note |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---|"
+  printf '%s\n' "${ROWS[@]}"
+  echo
+  if [ ${#PGB_ROWS[@]} -gt 0 ]; then
+    echo "| tool | MB | command | wall s | CPU s | MB/s (wall) | MB/s (CPU) | peak RSS MB | what it reports |"
+    echo "|---|---:|---|---:|---:|---:|---:|---:|---|"
+    printf '%s\n' "${PGB_ROWS[@]}"
+    echo
+    echo "$PGB_RATIO"
+    echo
+  fi
+  echo "Counts (generator / lockgraph, \`--format json\` on the ${SIZE_MB} MB files):"
+  echo
+  echo "| input | MB | deadlocks | lock waits | lines | unparsed | counts equal |"
+  echo "|---|---:|---:|---:|---:|---:|---|"
+  printf '%s\n' "${CHECK_ROWS[@]}"
+  echo
+  echo "Peak RSS against input size:"
+  echo
+  echo "| input | output | MB | peak RSS MB | MB | peak RSS MB |"
+  echo "|---|---|---:|---:|---:|---:|"
+  printf '%s\n' "${RSS_ROWS[@]}"
+  echo
+  echo "Wait-for graph, 100,000 waiting processes (\`graph_bench 100000\`: lockgraph::WaitForGraph alone):"
+  echo
+  echo '```'
+  cat "$TMP/graph.txt"
+  echo '```'
+  if [ -n "$GRAPH_SNAPSHOT" ]; then
+    echo
+    echo "| command | wall | CPU | peak RSS |"
+    echo "|---|---:|---:|---:|"
+    echo "$GRAPH_SNAPSHOT"
+  fi
+} | tee "$REPORT"
+say "report saved to $REPORT"
