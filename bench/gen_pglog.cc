@@ -3,7 +3,7 @@
 // size, for lockgraph's benchmark (bench/run.sh, issue 7).
 //
 //   gen_pglog --format stderr|csvlog|jsonlog --size 1G [--seed N]
-//             [--deadlocks-per-10k R] [--waits-per-10k R] -o FILE
+//             [--deadlocks-per-10k R] [--waits-per-10k R] [--pid-max N] -o FILE
 //
 // Writes FILE and FILE.expected.json: the exact number of deadlock reports,
 // lock waits (by outcome), records and physical lines in FILE. Same arguments,
@@ -322,6 +322,7 @@ struct Options {
   uint64_t seed = 1;
   double deadlocks_per_10k = 2.0;
   double waits_per_10k = 10.0;
+  uint32_t pid_max = 32768;
   std::string out;
 };
 
@@ -395,7 +396,8 @@ class Generator {
     buf_.reserve(kFlushAt + (1 << 20));
     now_us_ = 1795910400LL * 1000000;  // 2026-11-28 00:00:00 UTC
     now_us_ += rng_.range(0, 86400) * 1000000LL;
-    next_pid_ = 3000 + static_cast<uint32_t>(rng_.range(0, 20000));
+    pid_in_use_.assign(opt_.pid_max + 1, false);
+    next_pid_ = 300 + static_cast<uint32_t>(rng_.range(0, opt_.pid_max / 2));
     next_xid_ = 5000000 + rng_.range(0, 1000000);
     checkpointer_ = NewBackground("checkpointer");
     procs_[checkpointer_].start_us -= 3600LL * 1000000;
@@ -441,10 +443,22 @@ class Generator {
 
   // ------------------------------------------------ processes
 
+  // Like the kernel: pids grow (by a few: other processes fork too), wrap
+  // at pid_max to 300 and skip the ones in use. With pid_max = 32768 (this
+  // Debian 12 machine's value) a 1 GB log reuses every pid many times.
   uint32_t AllocPid() {
     next_pid_ += static_cast<uint32_t>(rng_.range(1, 9));
-    if (next_pid_ > 4194000) next_pid_ = 300 + next_pid_ % 1000;
+    while (true) {
+      if (next_pid_ >= opt_.pid_max) next_pid_ = 300 + next_pid_ % 7;
+      if (!pid_in_use_[next_pid_]) break;
+      ++next_pid_;
+    }
+    pid_in_use_[next_pid_] = true;
     return next_pid_;
+  }
+  void FreeSlot(uint32_t i) {
+    pid_in_use_[procs_[i].pid] = false;
+    free_slots_.push_back(i);
   }
 
   void RefreshSessionStrings(Proc& p) {
@@ -554,7 +568,7 @@ class Generator {
     p.alive = false;
     sessions_[session_index] = sessions_.back();
     sessions_.pop_back();
-    free_slots_.push_back(i);
+    FreeSlot(i);
   }
 
   void NewVxid(Proc& p, std::string& out) {
@@ -797,7 +811,7 @@ class Generator {
     f.msg = "database \"shop_staging\" does not exist";
     ++counts_.errors;
     Emit(f, nullptr);
-    free_slots_.push_back(i);
+    FreeSlot(i);
   }
 
   void Autovacuum() {
@@ -891,7 +905,7 @@ class Generator {
       m += " s";
     }
     Emit(r, nullptr);
-    free_slots_.push_back(i);
+    FreeSlot(i);
   }
 
   void NormalRecord() {
@@ -1729,6 +1743,7 @@ class Generator {
                  "  \"seed\": %llu,\n"
                  "  \"deadlocks_per_10k\": %g,\n"
                  "  \"waits_per_10k\": %g,\n"
+                 "  \"pid_max\": %u,\n"
                  "  \"bytes\": %llu,\n"
                  "  \"lines\": %llu,\n"
                  "  \"records\": %llu,\n"
@@ -1743,7 +1758,7 @@ class Generator {
                  "  \"other\": {\"statements\": %llu, \"multiline_statements\": %llu, \"errors\": %llu, "
                  "\"connections\": %llu, \"disconnections\": %llu, \"checkpoints\": %llu, \"autovacuum\": %llu}\n"
                  "}\n",
-                 fmt, static_cast<unsigned long long>(opt_.seed), opt_.deadlocks_per_10k, opt_.waits_per_10k,
+                 fmt, static_cast<unsigned long long>(opt_.seed), opt_.deadlocks_per_10k, opt_.waits_per_10k, opt_.pid_max,
                  (unsigned long long)c.bytes, (unsigned long long)c.lines, (unsigned long long)c.records,
                  (unsigned long long)c.deadlocks, sizes.c_str(), (unsigned long long)c.tuple_edges,
                  (unsigned long long)c.lock_waits, (unsigned long long)c.acquired,
@@ -1764,6 +1779,7 @@ class Generator {
   int64_t cached_sec_ = -1;
   int64_t now_us_ = 0;
   uint32_t next_pid_ = 0;
+  std::vector<bool> pid_in_use_;
   int64_t next_xid_ = 0;
   uint64_t next_scenario_id_ = 0;
   std::deque<Proc> procs_;
@@ -1795,9 +1811,9 @@ bool ParseSize(const char* s, uint64_t& out) {
 int Usage() {
   std::fprintf(stderr,
                "usage: gen_pglog --format stderr|csvlog|jsonlog --size SIZE[K|M|G] [--seed N]\n"
-               "                 [--deadlocks-per-10k R] [--waits-per-10k R] -o FILE\n"
+               "                 [--deadlocks-per-10k R] [--waits-per-10k R] [--pid-max N] -o FILE\n"
                "Writes FILE and FILE.expected.json (exact counts). Defaults: size 64M, seed 1,\n"
-               "2 deadlocks and 10 lock-wait scenarios per 10,000 ordinary records.\n");
+               "2 deadlocks and 10 lock-wait scenarios per 10,000 ordinary records, pid_max 32768.\n");
   return 2;
 }
 
@@ -1823,6 +1839,9 @@ int main(int argc, char** argv) {
       o.deadlocks_per_10k = std::strtod(v, nullptr);
     } else if (a == "--waits-per-10k" && (v = val())) {
       o.waits_per_10k = std::strtod(v, nullptr);
+    } else if (a == "--pid-max" && (v = val())) {
+      o.pid_max = static_cast<uint32_t>(std::strtoul(v, nullptr, 10));
+      if (o.pid_max < 2000 || o.pid_max > 4194304) return Usage();
     } else if ((a == "-o" || a == "--out") && (v = val())) {
       o.out = v;
     } else {
