@@ -54,12 +54,30 @@ class PrefixCompiler {
     std::string re = "^";
     int group = 0;
     int optional_depth = 0;
+    std::string literal;       // literal text since the last escape
+    bool after_pid = false;    // collecting the literal that follows %p
     for (size_t i = 0; i < prefix.size(); ++i) {
       char c = prefix[i];
       if (c != '%' || i + 1 >= prefix.size()) {
         re += RE2::QuoteMeta(re2::StringPiece(&prefix[i], 1));
+        literal += c;
+        if (after_pid) m->pid_after_ += c;
         continue;
       }
+      if (prefix[i + 1] == '%') {
+        re += "%";
+        literal += '%';
+        if (after_pid) m->pid_after_ += '%';
+        ++i;
+        continue;
+      }
+      after_pid = false;
+      if (prefix[i + 1] == 'p' && !m->pid_group_) {
+        m->pid_before_ = literal;
+        m->pid_at_start_ = (i == 0);
+        after_pid = true;
+      }
+      literal.clear();
       ++i;
       bool padded = false;  // %-10u, %10p: a width pads with spaces
       while (i < prefix.size() && (prefix[i] == '-' || (prefix[i] >= '0' && prefix[i] <= '9'))) {
@@ -119,6 +137,20 @@ class PrefixCompiler {
     return m;
   }
 };
+
+std::optional<int64_t> PrefixMatcher::QuickPid(std::string_view prefix) const {
+  if (!pid_group_ || (pid_before_.empty() && !pid_at_start_)) return std::nullopt;
+  // The first place where the literal before %p is followed by digits and
+  // the literal after it ("[local]" comes before "[13566]" in RDS lines).
+  for (size_t pos = pid_at_start_ ? 0 : prefix.find(pid_before_); pos != std::string_view::npos;
+       pos = pid_at_start_ ? std::string_view::npos : prefix.find(pid_before_, pos + 1)) {
+    size_t digits = pos + pid_before_.size(), end = digits;
+    while (end < prefix.size() && prefix[end] >= '0' && prefix[end] <= '9') ++end;
+    if (end > digits && prefix.substr(end, pid_after_.size()) == pid_after_)
+      return Number<int64_t>(prefix.substr(digits, end - digits));
+  }
+  return std::nullopt;
+}
 
 std::unique_ptr<PrefixMatcher> PrefixMatcher::Compile(std::string_view prefix,
                                                       std::string* error) {
@@ -219,6 +251,8 @@ const std::vector<std::string>& KnownPrefixes() {
       "%t [%p]: user=%u,db=%d,app=%a,client=%h ",
       "%m [%p]: [%l-1] user=%u,db=%d,app=%a,client=%h ",
       "%t [%p]: [%l-1] ",
+      "%t [%p]: [%l-1] db=%d,user=%u,app=%a,client=%h ",
+      "db=%d,user=%u,app=%a,client=%h ",  // common inside syslog
       "%t:%r:%u@%d:[%p]:",    // Amazon RDS
       "%m [%p] [queryid=%Q] %u@%d ",
       "%m [%p] %q[user=%u,db=%d,app=%a] ",

@@ -36,6 +36,11 @@ class PrefixMatcher {
   bool Match(std::string_view line, PrefixedLine* out,
              SessionInfo* session) const;
 
+  /// The pid of a line from its prefix part alone (the text before the
+  /// label), by the literal text around %p ("[" and "]" in "%m [%p] "),
+  /// without the regex. nullopt when that cannot be done safely.
+  std::optional<int64_t> QuickPid(std::string_view prefix) const;
+
   const std::string& prefix() const { return prefix_; }
   bool has_pid() const { return pid_group_ > 0; }
   bool has_time() const { return time_group_ > 0; }
@@ -49,6 +54,8 @@ class PrefixMatcher {
   std::string prefix_;
   std::unique_ptr<re2::RE2> re_;         // prefix + label: the general case
   std::unique_ptr<re2::RE2> prefix_re_;  // the prefix alone, for the fast path
+  std::string pid_before_, pid_after_;   // literal text around %p
+  bool pid_at_start_ = false;
   int ngroups_ = 0;
   // 1-based capture group of each escape; 0 when the prefix lacks it.
   int time_group_ = 0, pid_group_ = 0, user_group_ = 0, db_group_ = 0,

@@ -40,6 +40,9 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
   last_key_ = key;
   if (line.label == PartLabel::kPrimary) {
     Close(key);
+    // Records that cannot yield an event are not assembled at all: their
+    // parts find no open record and are skipped.
+    if (!interesting_(line.text)) return;
     Open& o = open_[key];
     o.record.source = {file_, line_no, line_no};
     o.record.time = std::string(line.time);
@@ -47,9 +50,10 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
     o.record.severity = std::string(line.severity);
     o.record.sqlstate = std::string(line.sqlstate);
     o.record.message = std::string(line.text);
-    o.keep = interesting_(line.text);
+    o.keep = true;
     o.seq = next_seq_++;
-    if (o.keep && line.session) o.record.session = *line.session;
+    open_by_seq_.emplace(o.seq, key);
+    if (line.session) o.record.session = *line.session;
     o.last_seen = ordinal_;
   } else {
     auto it = open_.find(key);
@@ -64,6 +68,15 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
       if (std::string* field = PartField(o.record, line.label)) *field = std::string(line.text);
   }
   if ((ordinal_ & 1023) == 0) EvictStale(ordinal_);
+}
+
+void RecordAssembler::OnSkippedLine(int64_t pid) {
+  ++ordinal_;
+  if (last_key_ && *last_key_ != pid) {
+    auto last = open_.find(*last_key_);
+    if (last != open_.end() && last->second.last == PartLabel::kStatement) Close(*last_key_);
+  }
+  last_key_ = pid;
 }
 
 void RecordAssembler::OnContinuation(std::string_view text, uint64_t line_no) {
@@ -85,13 +98,13 @@ void RecordAssembler::Close(int64_t key) {
   auto it = open_.find(key);
   if (it == open_.end()) return;
   closed_.emplace(it->second.seq, std::move(it->second.record));
+  open_by_seq_.erase(it->second.seq);
   open_.erase(it);
   Release();
 }
 
 void RecordAssembler::Release() {
-  uint64_t oldest_open = UINT64_MAX;
-  for (const auto& [key, o] : open_) oldest_open = std::min(oldest_open, o.seq);
+  const uint64_t oldest_open = open_by_seq_.empty() ? UINT64_MAX : open_by_seq_.begin()->first;
   while (!closed_.empty() && closed_.begin()->first < oldest_open) {
     LogRecord record = std::move(closed_.begin()->second);
     closed_.erase(closed_.begin());

@@ -44,9 +44,8 @@ struct PrefixedLine {
 class RecordAssembler {
  public:
   using Emit = std::function<void(LogRecord&&)>;
-  /// `interesting` decides from the primary message whether parts are kept;
-  /// records it rejects are still emitted, with no parts and no text copy,
-  /// so that the builder can see the backend move on.
+  /// `interesting` decides from the primary message whether a record is
+  /// assembled at all; the others only close their backend's open record.
   RecordAssembler(std::string file, Emit emit,
                   std::function<bool(std::string_view)> interesting);
 
@@ -62,6 +61,12 @@ class RecordAssembler {
   /// must go through OnPrefixed. When false, a reader may skip the lines of
   /// records it knows are uninteresting (the stderr fast path).
   bool HasOpen() const { return !open_.empty(); }
+  /// True when backend `pid` has an open record.
+  bool IsOpen(int64_t pid) const { return open_.count(pid) != 0; }
+  /// A prefixed line of backend `pid` that the reader skipped (it has no
+  /// open record and starts none): closes a finished record of the backend
+  /// before it, and keeps the TAB lines after it away from open records.
+  void OnSkippedLine(int64_t pid);
 
  private:
   struct Open {
@@ -83,6 +88,7 @@ class RecordAssembler {
   std::function<bool(std::string_view)> interesting_;
   std::unordered_map<int64_t, Open> open_;  // by pid (-1 when no pid)
   std::map<uint64_t, LogRecord> closed_;    // by seq, waiting for Release
+  std::map<uint64_t, int64_t> open_by_seq_;  // seq -> key of every open record
   std::optional<int64_t> last_key_;
   uint64_t ordinal_ = 0;
   uint64_t next_seq_ = 0;

@@ -39,9 +39,7 @@ class StderrParser : public LineParser {
       }
       return;
     }
-    // Fast path: while no record is open, a line whose label shows it
-    // starts or continues an uninteresting message needs no prefix match.
-    if (!assembler_.HasOpen() && SkippableLine(line)) {
+    if (SkipFast(line)) {
       ++counts_.parsed;
       in_message_ = true;
       return;
@@ -71,20 +69,27 @@ class StderrParser : public LineParser {
   const LineCounts& counts() const override { return counts_; }
 
  private:
-  // True when the line carries a known label after what must be its prefix
-  // ("...] LOG:  duration: ...") and cannot start an interesting record.
-  // Lines it is unsure about go the slow way; the prefix is then checked.
-  bool SkippableLine(std::string_view line) const {
+  // Fast path (most lines of a log): a line whose label shows that it
+  // starts or continues an uninteresting message, and that belongs to no
+  // backend with an open record, needs no prefix regex. Lines it is unsure
+  // about go the slow way, where the whole prefix is checked.
+  bool SkipFast(std::string_view line) {
     std::string_view word;
     std::optional<size_t> start = FindLabelStart(line, &word);
     if (!start) return false;
     std::optional<LabelInfo> info = LookupLabel(word);
     if (!info) return false;
-    if (info->label != PartLabel::kPrimary) return true;
-    std::string_view text = line.substr(*start + word.size() + 3);
-    // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
-    if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
-    return !PgEventBuilder::IsInteresting(text);
+    if (info->label == PartLabel::kPrimary) {
+      std::string_view text = line.substr(*start + word.size() + 3);
+      // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
+      if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
+      if (PgEventBuilder::IsInteresting(text)) return false;
+    }
+    if (!assembler_.HasOpen()) return true;
+    std::optional<int64_t> pid = matcher_->QuickPid(line.substr(0, *start));
+    if (!pid || assembler_.IsOpen(*pid)) return false;
+    assembler_.OnSkippedLine(*pid);
+    return true;
   }
 
   void Unparsed(std::string_view line, uint64_t line_no) {
@@ -133,6 +138,7 @@ class StderrFormat : public InputFormat {
     result.score = matched;
     if (!prefix) {
       result.reason = "no log_line_prefix followed by a severity (LOG:, ERROR:, ...) fits most lines";
+      result.detected = "%*";  // what --input-format stderr then falls back to
       return result;
     }
     result.verdict = SniffResult::Verdict::kMatch;

@@ -145,3 +145,20 @@ TEST_CASE("prefix detection picks the prefix of real excerpts", "[prefix]") {
 
   CHECK_FALSE(DetectPrefix({"hello", "world"}, &matched));
 }
+
+TEST_CASE("QuickPid reads the pid from the literal text around %p", "[prefix]") {
+  std::string error;
+  auto m = PrefixMatcher::Compile("%m [%p] %q%u@%d ", &error);
+  REQUIRE(m);
+  CHECK(m->QuickPid("2026-12-02 10:00:00.000 UTC [4211] app@shop ") == std::optional<int64_t>(4211));
+  CHECK_FALSE(m->QuickPid("2026-12-02 10:00:00.000 UTC [x] "));
+  auto rds = PrefixMatcher::Compile("%t:%r:%u@%d:[%p]:", &error);
+  CHECK(rds->QuickPid("2020-03-11 20:41:46 CET:[local]:postgres@postgres:[13566]:") ==
+        std::optional<int64_t>(13566));
+  auto first = PrefixMatcher::Compile("%p %m ", &error);
+  CHECK(first->QuickPid("77 2026-12-02 10:00:00.000 UTC ") == std::optional<int64_t>(77));
+  auto glued = PrefixMatcher::Compile("%m%p", &error);
+  CHECK_FALSE(glued->QuickPid("2026-12-02 10:00:00.000 UTC77"));
+  auto none = PrefixMatcher::Compile("%m ", &error);
+  CHECK_FALSE(none->QuickPid("2026-12-02 10:00:00.000 UTC "));
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Command-line behaviour of `lockgraph analyze`, run by CTest (cli):
+#   tests/cli/run.sh LOCKGRAPH_BIN
+# stdin and '-', gzip input, several files, exit codes and error messages,
+# NO_COLOR, --show-unparsed, and that every format reports the same counts.
+set -uo pipefail
+BIN=${1:?usage: run.sh LOCKGRAPH_BIN}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SAMPLE="$ROOT/samples/postgresql/prefix-pgbadger.log"
+WORK=$(mktemp -d /tmp/lockgraph-cli.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+check() {  # check NAME COMMAND...: passes when COMMAND succeeds
+  local name=$1
+  shift
+  if "$@" >"$WORK/out" 2>&1; then
+    PASSED=$((PASSED + 1))
+    echo "PASS  $name"
+  else
+    FAILED=$((FAILED + 1))
+    echo "FAIL  $name"
+    sed 's/^/      /' "$WORK/out" | head -20
+  fi
+}
+
+"$BIN" analyze --format json "$SAMPLE" >"$WORK/file.json"
+summary() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"])' "$1"; }
+
+check "stdin with - equals the file" bash -c \
+  "'$BIN' analyze --format json - < '$SAMPLE' | sed 's#\"file\": \"-\"#\"file\": \"$SAMPLE\"#' | diff - '$WORK/file.json'"
+check "stdin without a file argument" bash -c \
+  "cat '$SAMPLE' | '$BIN' analyze --format json | grep -q '\"deadlocks\": 1'"
+gzip -c "$SAMPLE" >"$WORK/sample.log.gz"
+cp "$WORK/sample.log.gz" "$WORK/no-suffix"
+check "gzip input gives the same events" bash -c \
+  "'$BIN' analyze --format json '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"inputs\"][0][\"gzip\"]; assert d[\"summary\"][\"deadlocks\"]==1, d[\"summary\"]'"
+check "gzip recognised by its magic bytes, not its name" bash -c \
+  "'$BIN' analyze --format json '$WORK/no-suffix' | grep -q '\"gzip\": true'"
+check "several files: events of both, in input order" bash -c \
+  "'$BIN' analyze --format json '$SAMPLE' '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; assert s[\"deadlocks\"]==2 and len(d[\"inputs\"])==2, s'"
+check "missing file: exit 2 and the path on stderr" bash -c \
+  "'$BIN' analyze /nonexistent/x.log 2>&1 >/dev/null | grep -q '/nonexistent/x.log: cannot open'; test \${PIPESTATUS[0]} -eq 2"
+printf 'hello\nworld\n' >"$WORK/notes.txt"
+check "unknown format: exit 2, names the formats and the flag" bash -c \
+  "'$BIN' analyze '$WORK/notes.txt' 2>'$WORK/err'; rc=\$?; test \$rc -eq 2 && grep -q 'unknown input format' '$WORK/err' && grep -q -- '--input-format' '$WORK/err'"
+check "one bad file among good ones: the good one is still reported, exit 2" bash -c \
+  "'$BIN' analyze --format json '$WORK/notes.txt' '$SAMPLE' 2>/dev/null >'$WORK/mixed.json'; rc=\$?; test \$rc -eq 2 && grep -q '\"deadlocks\": 1' '$WORK/mixed.json'"
+check "usage error: exit 2" bash -c "'$BIN' analyze --format xml '$SAMPLE' 2>/dev/null; test \$? -eq 2"
+check "--color always colours, NO_COLOR wins over auto" bash -c \
+  "'$BIN' analyze --color always '$SAMPLE' | grep -q \$'\\x1b\\[' && ! NO_COLOR=1 '$BIN' analyze '$SAMPLE' | grep -q \$'\\x1b\\['"
+{ cat "$SAMPLE"; echo 'garbage between records'; } >"$WORK/with-garbage.log"
+check "--show-unparsed lists file and line" bash -c \
+  "'$BIN' analyze --show-unparsed '$WORK/with-garbage.log' | grep -q 'with-garbage.log:39: garbage between records'"
+check "unparsed count on stderr without the flag" bash -c \
+  "'$BIN' analyze '$WORK/with-garbage.log' 2>&1 >/dev/null | grep -q '1 lines not understood'"
+check "ndjson ends with a summary line" bash -c \
+  "'$BIN' analyze --format ndjson '$SAMPLE' | tail -1 | grep -q '^{\"type\":\"summary\",\"deadlocks\":1,'"
+check "dot renders with Graphviz" bash -c "'$BIN' analyze --format dot '$SAMPLE' | dot -Tsvg >/dev/null"
+check "--help shows examples and exit codes" bash -c \
+  "'$BIN' analyze --help | grep -q 'Exit codes' && '$BIN' analyze --help | grep -q 'tail -F'"
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
