@@ -2,6 +2,7 @@
 #include "io/line_reader.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -46,6 +47,8 @@ std::unique_ptr<LineReader> LineReader::Open(const std::string& path, std::strin
     r->owns_fd_ = true;
     posix_fadvise(r->fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
+  struct stat st;
+  r->regular_file_ = fstat(r->fd_, &st) == 0 && S_ISREG(st.st_mode);
   r->buf_.resize(2 * kChunk);
   // Peek two bytes for the gzip magic; they stay in the raw buffer.
   unsigned char magic[2];
@@ -81,7 +84,7 @@ long LineReader::ReadRaw(char* dst, size_t want, std::string* error) {
     }
     if (n == 0) break;
     got += size_t(n);
-    if (fd_ == 0 && got > 0) break;  // a pipe: do not wait to fill the buffer
+    if (!regular_file_ && got > 0) break;  // a pipe: do not wait to fill the buffer
   }
   return long(got);
 }
@@ -133,6 +136,9 @@ const std::vector<std::string>& LineReader::Head(size_t n) {
       continue;
     }
     if (eof_) break;
+    // A pipe (tail -F | lockgraph): sniff what has come, do not wait for
+    // more, or nothing would be reported until n lines arrived.
+    if (!head_.empty() && !regular_file_) break;
     long got = Fill(kChunk, &error);
     if (got <= 0) eof_ = true;
   }

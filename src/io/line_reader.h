@@ -20,7 +20,8 @@ class LineReader {
   static std::unique_ptr<LineReader> Open(const std::string& path, std::string* error);
   ~LineReader();
 
-  /// The first `n` lines (fewer at end of input), kept for the next
+  /// The first `n` lines (fewer at end of input, or, from a pipe, the
+  /// complete lines that have arrived so far), kept for the next
   /// ForEachLine. Used for format sniffing.
   const std::vector<std::string>& Head(size_t n);
 
@@ -41,6 +42,7 @@ class LineReader {
   std::string path_;
   int fd_ = -1;
   bool owns_fd_ = false;
+  bool regular_file_ = false;  // else a pipe or terminal: never wait to fill
   bool gzip_ = false;
   bool eof_ = false;
   struct Inflater;
