@@ -60,11 +60,29 @@ def main():
     others = {k: v for k, v in outcomes.items() if k not in exp["lock_waits_by_outcome"]}
     if others:
         checks.append(("lock_waits.other_outcomes", {}, others))
+    # relation_name, where lockgraph gives one, must be the table's name.
+    names = exp.get("relations", {})
+    named = wrong = 0
+    first_wrong = None
+    for e in events:
+        locks = [edge.get("lock", {}) for edge in e.get("edges", [])] if e.get("type") == "deadlock" \
+            else [e.get("lock", {})]
+        for lock in locks:
+            if "relation_name" not in lock or str(lock.get("relation")) not in names:
+                continue
+            named += 1
+            if lock["relation_name"] != names[str(lock["relation"])]:
+                wrong += 1
+                first_wrong = first_wrong or (e.get("source", {}), lock.get("text"), lock["relation_name"])
+    if names:
+        checks.append(("relation_names_wrong", 0, wrong))
     ok = True
     for name, want, got in checks:
         good = want == got
         ok &= good
         print(f"{'ok  ' if good else 'FAIL'} {name}: expected {want}, lockgraph {got}")
+    if names:
+        print(f"     ({named} lock targets named; first wrong: {first_wrong})")
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

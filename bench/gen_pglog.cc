@@ -212,6 +212,8 @@ struct Table {
   const char* key;
   const char* set;  // SET clause of the row update
   const char* func;  // PL/pgSQL wrapper, e.g. "reserve_item"
+  uint32_t rows;     // contended rows: keys 1..rows
+  uint32_t blocks;   // heap pages they sit in
 };
 struct Db {
   const char* name;
@@ -224,16 +226,16 @@ struct Db {
 const std::vector<Db>& Dbs() {
   static const std::vector<Db> dbs = {
       {"shop", 16384,
-       {{"inventory", 16402, "sku", "qty = qty - 1", "reserve_item"},
-        {"orders", 16411, "id", "status = 'paid', updated_at = now()", "pay_order"},
-        {"customers", 16420, "id", "last_seen = now()", "touch_customer"},
-        {"carts", 16433, "id", "updated_at = now()", "touch_cart"}},
+       {{"inventory", 16402, "sku", "qty = qty - 1", "reserve_item", 2000, 14},
+        {"orders", 16411, "id", "status = 'paid', updated_at = now()", "pay_order", 2000000, 40000},
+        {"customers", 16420, "id", "last_seen = now()", "touch_customer", 300000, 6000},
+        {"carts", 16433, "id", "updated_at = now()", "touch_cart", 20000, 250}},
        {"shop_app", "shop_app", "shop_app", "checkout"},
        {"shop-api", "shop-api", "checkout-worker", "", "PostgreSQL JDBC Driver"}},
       {"billing", 16385,
-       {{"accounts", 24611, "id", "balance = balance - 10.00", "debit"},
-        {"invoices", 24620, "id", "state = 'sent'", "send_invoice"},
-        {"ledger_totals", 24633, "account_id", "total = total + 1", "bump_total"}},
+       {{"accounts", 24611, "id", "balance = balance - 10.00", "debit", 300, 3},
+        {"invoices", 24620, "id", "state = 'sent'", "send_invoice", 100000, 2500},
+        {"ledger_totals", 24633, "account_id", "total = total + 1", "bump_total", 300, 2}},
        {"billing", "billing", "postgres"},
        {"billing-cron", "psql", "PostgreSQL JDBC Driver", ""}},
   };
@@ -1043,9 +1045,14 @@ class Generator {
   Row NewRow(const Db& db, const Table* t = nullptr) {
     Row r;
     r.t = t ? t : &db.tables[rng_.below(db.tables.size())];
-    r.key = static_cast<uint64_t>(rng_.range(1, 200000));
-    r.block = static_cast<uint32_t>(rng_.range(0, 9000));
-    r.offset = static_cast<uint32_t>(rng_.range(1, 180));
+    // Contention sits on hot rows, often in small tables whose rows are all
+    // in the first pages: tuple positions like (0,5) recur in several
+    // tables, as in samples/postgresql (accounts and inventory).
+    // A row's position follows from its key (one row, one slot).
+    r.key = static_cast<uint64_t>(rng_.range(1, r.t->rows));
+    const uint64_t per_block = (r.t->rows + r.t->blocks - 1) / r.t->blocks;
+    r.block = static_cast<uint32_t>((r.key - 1) / per_block);
+    r.offset = static_cast<uint32_t>((r.key - 1) % per_block + 1);
     return r;
   }
   std::string TuplePos(const Row& r) { return "(" + std::to_string(r.block) + "," + std::to_string(r.offset) + ")"; }
@@ -1254,6 +1261,7 @@ class Generator {
     Scenario& s = NewScenario();
     s.procs = ps;
     Row r1 = NewRow(*db), r2 = NewRow(*db);
+    while (r2.t == r1.t && r2.key == r1.key) r2 = NewRow(*db);
     UpdateText u1 = MakeUpdate(r1, PickStyle()), u2b = MakeUpdate(r2, 0), u2 = MakeUpdate(r2, PickStyle());
     Txn a = Begin(s, ps[0]);
     DurationStep(s, a, u1.tag, u1.query, 0);
@@ -1413,8 +1421,13 @@ class Generator {
         if ((i == 0 || !tuple[i - 1]) && rng_.chance(i == 0 ? 0.15 : 0.35)) tuple[i] = true;
     // Held rows, one per member (same table for most deadlocks).
     const Table* same = &db->tables[rng_.below(db->tables.size())];
-    std::vector<Row> held;
-    for (int i = 0; i < n; ++i) held.push_back(NewRow(*db, rng_.chance(0.7) ? same : nullptr));
+    std::vector<Row> held;  // distinct rows: each is locked by one member
+    while (static_cast<int>(held.size()) < n) {
+      Row r = NewRow(*db, rng_.chance(0.7) ? same : nullptr);
+      bool dup = false;
+      for (const Row& h : held) dup |= h.t == r.t && h.key == r.key;
+      if (!dup) held.push_back(r);
+    }
     std::vector<Txn> tx;
     for (int i = 0; i < n; ++i) {
       tx.push_back(Begin(s, ps[i]));
@@ -1730,6 +1743,12 @@ class Generator {
     }
     const char* fmt = opt_.fmt == Fmt::kStderr ? "stderr" : (opt_.fmt == Fmt::kCsv ? "csvlog" : "jsonlog");
     const Counts& c = counts_;
+    std::string rels;  // relation OID -> name, to check relation_name
+    for (const Db& db : Dbs())
+      for (const Table& t : db.tables) {
+        if (!rels.empty()) rels += ", ";
+        rels += "\"" + std::to_string(t.oid) + "\": \"" + t.name + "\"";
+      }
     std::string sizes;
     for (int n = 2; n <= 6; ++n) {
       if (n > 2) sizes += ", ";
@@ -1750,6 +1769,7 @@ class Generator {
                  "  \"deadlocks\": %llu,\n"
                  "  \"deadlock_sizes\": {%s},\n"
                  "  \"tuple_edges\": %llu,\n"
+                 "  \"relations\": {%s},\n"
                  "  \"lock_waits\": %llu,\n"
                  "  \"lock_waits_by_outcome\": {\"acquired\": %llu, \"deadlock\": %llu, \"timeout\": %llu, "
                  "\"cancelled\": %llu},\n"
@@ -1760,7 +1780,7 @@ class Generator {
                  "}\n",
                  fmt, static_cast<unsigned long long>(opt_.seed), opt_.deadlocks_per_10k, opt_.waits_per_10k, opt_.pid_max,
                  (unsigned long long)c.bytes, (unsigned long long)c.lines, (unsigned long long)c.records,
-                 (unsigned long long)c.deadlocks, sizes.c_str(), (unsigned long long)c.tuple_edges,
+                 (unsigned long long)c.deadlocks, sizes.c_str(), (unsigned long long)c.tuple_edges, rels.c_str(),
                  (unsigned long long)c.lock_waits, (unsigned long long)c.acquired,
                  (unsigned long long)c.deadlock_outcome, (unsigned long long)c.timeout,
                  (unsigned long long)c.cancelled, (unsigned long long)c.still_waiting,
