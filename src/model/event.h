@@ -57,6 +57,18 @@ struct Participant {
   std::string query;            // as logged; may be clipped by the server
   bool query_clipped = false;   // heuristically at track_activity_query_size
   SessionInfo session;          // filled where the log says (the victim)
+  // What a report says of each process besides (SQL Server); empty or
+  // absent for PostgreSQL. docs/json-schema.md#sql-server-processes.
+  std::optional<int64_t> spid;        // session id
+  std::optional<int64_t> ecid;        // execution context: 0 main thread, >0 parallel worker
+  std::string isolation_level;        // "read committed (2)"
+  std::string wait_mode;              // the mode it waits for
+  std::string wait_resource;          // what it waits for, as reported ("KEY: 5:72057594214350848 (1a39e6095155)")
+  std::optional<int64_t> wait_ms;     // how long it had waited
+  std::string transaction_name;       // "user_transaction", "SELECT", "implicit_transaction"
+  std::optional<int64_t> log_used;    // log bytes written: the cost of rolling it back
+  std::vector<ContextFrame> frames;   // execution stack, innermost first (kFunction)
+  std::vector<LockField> attributes;  // every other attribute, in report order
 };
 
 /// What an edge rests on (house style: report only what the evidence proves).
@@ -75,10 +87,29 @@ struct WaitEdge {
   LockTarget lock;
   EdgeBasis basis = EdgeBasis::kReported;
   uint64_t line = 0;    // source line of the statement of this edge
+  std::string blocker_mode;  // what the blocker holds (or converts to), when reported
+  std::string request;       // SQL Server: "wait" (a new request) or "convert" (to a stronger mode)
+};
+
+/// One entry of a resource's owner or waiter list, as reported.
+struct LockRequest {
+  std::string process;  // Participant::id
+  std::string mode;     // held or wanted; empty on non-lock resources (exchangeEvent)
+  std::string request;  // "", "wait" or "convert"
+};
+
+/// A resource of a report with its owner and waiter lists (SQL Server).
+struct LockResource {
+  LockTarget lock;
+  std::string mode;  // the granted mode the report gives the resource
+  std::vector<LockRequest> owners, waiters;
 };
 
 struct Deadlock {
   std::string victim;                  // Participant::id of the aborted one
+  /// Every victim the engine named (SQL Server: victim-list, possibly several
+  /// or none); `victim` is the first. Empty for PostgreSQL.
+  std::vector<std::string> victims;
   std::vector<Participant> processes;  // in cycle order, victim first
   std::vector<WaitEdge> edges;         // cycle order, edges[0].waiter == victim
   std::string message;                 // "deadlock detected"
@@ -86,6 +117,13 @@ struct Deadlock {
   std::string hint;
   std::string statement;               // the victim's full STATEMENT
   std::vector<ContextFrame> context;   // innermost first, as logged
+  /// The report's other waits, not on the cycle of `edges` (SQL Server: from
+  /// the owner and waiter lists), in report order.
+  std::vector<WaitEdge> other_edges;
+  std::vector<LockResource> resources;  // as reported (SQL Server)
+  /// Intra-query parallelism: workers of one query wait for each other
+  /// (SQL Server exchangeEvent, one spid with several ecid).
+  bool parallel = false;
   /// False when the report could not be read as a closed cycle (an edge
   /// missing, a cut file); `problems` says why. Never invented.
   bool complete = true;

@@ -3,6 +3,35 @@
 #include "model/lock_target.h"
 
 namespace lockgraph {
+namespace {
+
+// The resource elements of SQL Server deadlock graphs (reference A5).
+bool IsSqlServerResource(std::string_view type) {
+  for (std::string_view t : {"keylock", "pagelock", "ridlock", "objectlock", "hobtlock",
+                             "allocunitlock", "filelock", "databaselock", "metadatalock",
+                             "applicationlock", "rowgrouplock", "extentlock", "xactlock",
+                             "exchangeEvent", "threadpool", "resourceWait", "SyncPoint"})
+    if (type == t) return true;
+  return false;
+}
+
+// "keylock on db.dbo.t1 index cidx (KEY: 5:72057594214350848 (1a39e6095155))",
+// "exchangeEvent Pipe7 (e_waitPipeGetRow, node 3)".
+std::string SqlServerLabel(const LockTarget& l) {
+  std::string s = l.type;
+  if (!l.Field("objectname").empty()) s += " on " + std::string(l.Field("objectname"));
+  if (!l.Field("indexname").empty()) s += " index " + std::string(l.Field("indexname"));
+  if (l.type == "exchangeEvent") {
+    s += " " + std::string(l.Field("id")) + " (" + std::string(l.Field("WaitType"));
+    if (!l.Field("nodeId").empty()) s += ", node " + std::string(l.Field("nodeId"));
+    return s + ")";
+  }
+  if (!l.text.empty()) return s + " (" + l.text + ")";
+  if (!l.Field("id").empty()) return s + " " + std::string(l.Field("id"));
+  return s;
+}
+
+}  // namespace
 
 std::string_view LockTarget::Field(std::string_view name) const {
   for (const LockField& f : fields)
@@ -36,6 +65,7 @@ std::string LockTarget::Label() const {
   if (type == "advisory")
     return "advisory lock [" + std::string(Field("classid")) + "," +
            std::string(Field("objid")) + "," + std::string(Field("objsubid")) + "]";
+  if (IsSqlServerResource(type)) return SqlServerLabel(*this);
   if (!text.empty()) return text;
   return Key();
 }
