@@ -12,5 +12,7 @@ std::unique_ptr<InputFormat> MakePgCsvlogFormat();
 std::unique_ptr<InputFormat> MakePgJsonlogFormat();
 std::unique_ptr<InputFormat> MakePgSyslogFormat();
 std::unique_ptr<InputFormat> MakePgStderrFormat();
+std::unique_ptr<InputFormat> MakeSqlServerXmlFormat();
+std::unique_ptr<InputFormat> MakeSqlServerErrorlogFormat();
 
 }  // namespace lockgraph
