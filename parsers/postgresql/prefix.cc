@@ -6,6 +6,8 @@
 #include <re2/re2.h>
 
 #include <charconv>
+#include <map>
+#include <mutex>
 
 #include "parsers/postgresql/labels.h"
 
@@ -242,6 +244,17 @@ void PrefixMatcher::Fill(std::string_view line, const re2::StringPiece* groups,
   }
 }
 
+// Compiled once per process: sniffing runs for every input (and every
+// fuzzer input), and a PrefixMatcher is immutable and thread-safe.
+static const PrefixMatcher* CachedMatcher(const std::string& prefix) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<PrefixMatcher>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(prefix);
+  if (it == cache.end()) it = cache.emplace(prefix, PrefixMatcher::Compile(prefix, nullptr)).first;
+  return it->second.get();
+}
+
 const std::vector<std::string>& KnownPrefixes() {
   static const std::vector<std::string> prefixes = {
       "%m [%p] %q%u@%d/%a ",  // lockgraph's samples
@@ -279,7 +292,7 @@ std::optional<std::string> DetectPrefix(const std::vector<std::string>& head,
   int best_score = 0;
   std::pair<size_t, size_t> best_fit{0, 0};
   auto consider = [&](const std::string& prefix) {
-    std::unique_ptr<PrefixMatcher> m = PrefixMatcher::Compile(prefix, nullptr);
+    const PrefixMatcher* m = CachedMatcher(prefix);
     if (!m) return;
     int score = 0;
     std::pair<size_t, size_t> fit{0, 0};

@@ -60,7 +60,10 @@ std::vector<std::vector<WaitForGraph::Vertex>> WaitForGraph::DeadlockedSets() co
     if (index[root] != kUnvisited) continue;
     call.push_back({root, 0});
     while (!call.empty()) {
-      auto& [v, next] = call.back();
+      // Plain references, not a structured binding: clang 14 cannot
+      // capture a binding in the lambda below.
+      const Vertex v = call.back().first;
+      size_t& next = call.back().second;
       if (next == 0 && index[v] == kUnvisited) {
         index[v] = low[v] = counter++;
         stack.push_back(v);
