@@ -183,8 +183,15 @@ if "$LG" analyze --help 2>/dev/null | grep -q pglocks && [ -f bench/gen_pglocks.
   snap=$CACHE/pglocks-100000-seed$SEED-$(sha1sum bench/gen_pglocks.py | cut -c1-10).csv
   [ -s "$snap" ] || python3 bench/gen_pglocks.py --waiters 100000 --seed "$SEED" -o "$snap"
   cat "$snap" >/dev/null
+  say "pg_locks snapshot of 100,000 waiting backends: lockgraph analyze"
   timed /dev/null "$LG" analyze --format json "$snap"
-  GRAPH_SNAPSHOT="| \`lockgraph analyze --format json $(basename "$snap")\` ($(size_mb "$snap") MB pg_locks snapshot, 100,000 waiters) | $WALL s | $CPU s | $RSS_MB MB |"
+  # The generator's roots and cycles against lockgraph's chains and cycles.
+  "$LG" analyze --format ndjson "$snap" | tail -n1 >"$TMP/snap-summary.json"
+  snap_check=$(python3 -c 'import json,sys
+e = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))
+ok = (s.get("snapshots"), s.get("chains"), s.get("cycles")) == (1, e["root_blockers"], e["deadlocked_sets"])
+print("%s chains / %s root blockers, %s cycles / %s: %s" % (s.get("chains"), e["root_blockers"], s.get("cycles"), e["deadlocked_sets"], "PASS" if ok else "FAIL"))' "$snap.expected.json" "$TMP/snap-summary.json")
+  GRAPH_SNAPSHOT="| \`lockgraph analyze --format json $(basename "$snap")\` ($(size_mb "$snap") MB pg_locks snapshot, 100,000 waiters) | $WALL s | $CPU s | $RSS_MB MB | $snap_check |"
 fi
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -228,8 +235,8 @@ REPORT=$CACHE/results-$(date -u +%Y%m%dT%H%M%SZ)-${SIZE_MB}M.md
   echo '```'
   if [ -n "$GRAPH_SNAPSHOT" ]; then
     echo
-    echo "| command | wall | CPU | peak RSS |"
-    echo "|---|---:|---:|---:|"
+    echo "| command | wall | CPU | peak RSS | lockgraph / generator |"
+    echo "|---|---:|---:|---:|---|"
     echo "$GRAPH_SNAPSHOT"
   fi
 } | tee "$REPORT"
