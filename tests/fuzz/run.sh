@@ -15,6 +15,7 @@ status=0
 passed=0
 failed=0
 for target in "$BUILD"/fuzz_*; do
+  [ -f "$target" ] && [ -x "$target" ] && [[ "$target" != *.* ]] || continue  # not the logs
   name=$(basename "$target")
   mkdir -p "$CORPUS/$name"
   # Seeds: real samples cut to 64 KiB (libFuzzer's default max_len is 4 KiB
