@@ -125,6 +125,7 @@ void ReportFramer::Deliver(uint64_t last_line, bool cut) {
   p.too_large = too_large_;
   fn_(p);
   buffer_.clear();
+  too_large_ = false;
 }
 
 void ReportFramer::Finish() {

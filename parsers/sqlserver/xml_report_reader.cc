@@ -75,6 +75,16 @@ void XmlReportReader::Flag(const ReportFramer::Piece& piece, uint64_t line, cons
   sink_.OnDiagnostic({Diagnostic::Severity::kWarning, file_, line, problem, ""});
 }
 
+// A report pugixml could not read whole: cut by the end of input (the
+// origin says so), or malformed (a problem of the deadlock); a diagnostic.
+void XmlReportReader::Problem(const ReportFramer::Piece& piece, const pugi::xml_parse_result& r,
+                              ReportOrigin* origin) {
+  uint64_t line = LineAt(piece.xml, piece.first_line, r.offset);
+  if (piece.cut) return Flag(piece, line, "deadlock report cut by the end of input");
+  origin->malformed = Malformed(r, line);
+  Flag(piece, line, origin->malformed);
+}
+
 void XmlReportReader::OnPiece(const ReportFramer::Piece& piece) {
   if (piece.too_large) {
     Flag(piece, piece.first_line,
@@ -88,11 +98,7 @@ void XmlReportReader::OnPiece(const ReportFramer::Piece& piece) {
   ReportOrigin origin = Origin(file_, piece, "deadlock");
   pugi::xml_node deadlock = doc.child("deadlock");
   if (deadlock.attribute("victim") || !deadlock.child("victim-list")) origin.form = "deadlock-list";
-  if (!r) {
-    uint64_t line = LineAt(piece.xml, piece.first_line, r.offset);
-    origin.malformed = Malformed(r, line);
-    Flag(piece, line, piece.cut ? "deadlock report cut by the end of input" : origin.malformed);
-  }
+  if (!r) Problem(piece, r, &origin);
   sink_.OnEvent(BuildSqlServerDeadlock(deadlock, origin));
 }
 
@@ -108,11 +114,7 @@ void XmlReportReader::OnEvent(const ReportFramer::Piece& piece) {
   if (*event.attribute("name").value()) origin.form = event.attribute("name").value();
   origin.time = event.attribute("timestamp").value();
   origin.epoch_ms = UtcEpochMs(origin.time);
-  if (!r) {
-    uint64_t line = LineAt(piece.xml, piece.first_line, r.offset);
-    origin.malformed = Malformed(r, line);
-    Flag(piece, line, piece.cut ? "deadlock report cut by the end of input" : origin.malformed);
-  }
+  if (!r) Problem(piece, r, &origin);
   pugi::xml_node value = event.find_child_by_attribute("data", "name", "xml_report").child("value");
   pugi::xml_node deadlock = DeadlockOf(value);
   pugi::xml_document inner;

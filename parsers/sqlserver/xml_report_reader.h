@@ -10,10 +10,14 @@
 
 #include <string>
 
+#include <pugixml.hpp>
+
 #include "parsers/input_format.h"
 #include "parsers/sqlserver/report_framer.h"
 
 namespace lockgraph {
+
+struct ReportOrigin;  // deadlock_builder.h
 
 class XmlReportReader final : public LineParser {
  public:
@@ -32,6 +36,8 @@ class XmlReportReader final : public LineParser {
  private:
   void OnPiece(const ReportFramer::Piece& piece);
   void OnEvent(const ReportFramer::Piece& piece);
+  void Problem(const ReportFramer::Piece& piece, const pugi::xml_parse_result& r,
+               ReportOrigin* origin);
   void Flag(const ReportFramer::Piece& piece, uint64_t line, const std::string& problem);
 
   std::string file_;
