@@ -166,11 +166,11 @@ if [ "${BENCH_SKIP_PGBADGER:-0}" != 1 ]; then
   mkdir -p "$TMP/pgbadger"
   timed /dev/null pgbadger -q -j 1 -f stderr --prefix "$PREFIX" -x text -o "$TMP/pgbadger/report.txt" "$f"
   pgb_dl=$(grep -E '^[0-9]+\) [0-9]+ - ERROR:  deadlock detected' "$TMP/pgbadger/report.txt" | head -n1 | awk '{print $2}')
-  exp_dl=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["deadlocks"])' "$f.expected.json")
-  PGB_ROWS+=("| pgBadger $(pgbadger --version | awk '{print $NF}') | $mb | \`pgbadger -j 1 -f stderr --prefix '$PREFIX' -x text\` | $WALL | $CPU | $(mbs "$mb" "$WALL") | $(mbs "$mb" "$CPU") | $RSS_MB | ${pgb_dl:-?} deadlock errors counted (generator: $exp_dl), no cycles or lock waits |")
+  read -r exp_dl exp_lw < <(python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["deadlocks"], e["lock_waits"])' "$f.expected.json")
+  PGB_ROWS+=("| pgBadger $(pgbadger --version | awk '{print $NF}') | $mb | \`pgbadger -j 1 -f stderr --prefix '$PREFIX' -x text\` | $WALL | $CPU | $(mbs "$mb" "$WALL") | $(mbs "$mb" "$CPU") | $RSS_MB | \`deadlock detected\` errors counted: ${pgb_dl:-?} (generator: $exp_dl); no cycles, no lock waits |")
   pgb_wall=$WALL; pgb_cpu=$CPU
   WALL=${LG_WALL[$pgb_key]}; CPU=${LG_CPU[$pgb_key]}; RSS_MB=${LG_RSS[$pgb_key]}
-  PGB_ROWS+=("| lockgraph | $mb | \`lockgraph analyze --format json\` | $WALL | $CPU | $(mbs "$mb" "$WALL") | $(mbs "$mb" "$CPU") | $RSS_MB | $exp_dl deadlocks with cycles and edges, every lock wait |")
+  PGB_ROWS+=("| lockgraph | $mb | \`lockgraph analyze --format json\` | $WALL | $CPU | $(mbs "$mb" "$WALL") | $(mbs "$mb" "$CPU") | $RSS_MB | $exp_dl deadlocks with cycles and edges, $exp_lw lock waits with chains |")
   PGB_RATIO=$(awk -v a="$pgb_wall" -v b="$WALL" -v c="$pgb_cpu" -v d="$CPU" \
     'BEGIN{printf "lockgraph / pgBadger throughput on the same %s MB file: **%.1f x** by wall time, **%.1f x** by CPU time", "'"$mb"'", (b>0?a/b:0), (d>0?c/d:0)}')
 fi
