@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "emit/deadlock_text.h"
 #include "emit/dot_graph.h"
 #include "emit/emitter.h"
 
@@ -34,13 +35,16 @@ class DotEmitter : public Emitter {
     Agraph_t* sub = graph.Cluster(prefix, "deadlock " + std::to_string(no) + " at " + ev.time +
                                               (d.complete ? "" : " (incomplete)"));
     auto node_of = [&](const std::string& id) {
-      std::string query;
+      std::string query, name = "pid " + id;
       for (const Participant& p : d.processes)
-        if (p.id == id) query = p.query;
-      std::string label = DotLabel("pid " + id + (id == d.victim ? " (victim)" : "")) + "\\l" +
+        if (p.id == id) {
+          query = p.query;
+          if (p.spid) name = SpidName(p);
+        }
+      std::string label = DotLabel(name + (IsVictim(d, id) ? " (victim)" : "")) + "\\l" +
                           DotLabel(query) + "\\l";
       Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + id, label);
-      if (id == d.victim) {
+      if (IsVictim(d, id)) {
         DotGraph::Set(n, "color", "red");
         DotGraph::Set(n, "penwidth", "2");
       }
@@ -50,6 +54,11 @@ class DotEmitter : public Emitter {
       Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
                                    e.mode + " on " + e.lock.Label());
       DotGraph::Set(edge, "tooltip", DotLabel(e.lock.text));
+    }
+    for (const WaitEdge& e : d.other_edges) {  // waits off the cycle
+      Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
+                                   e.mode + " on " + e.lock.Label());
+      DotGraph::Set(edge, "style", "dashed");
     }
   }
 

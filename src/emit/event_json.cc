@@ -82,28 +82,117 @@ json ContextToJson(const std::vector<ContextFrame>& frames) {
   return arr;
 }
 
+// SQL Server details (docs/json-schema.md#sql-server-deadlocks); PostgreSQL
+// events carry none, so their JSON is unchanged.
+json FramesToJson(const std::vector<ContextFrame>& frames) {
+  json arr = json::array();
+  for (const ContextFrame& f : frames) {
+    json j = {{"procedure", f.function}};
+    if (f.line) j["line"] = *f.line;
+    j["statement"] = f.statement;
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+json RequestsToJson(const std::vector<LockRequest>& requests) {
+  json arr = json::array();
+  for (const LockRequest& r : requests) {
+    json j = {{"process", Id(r.process)}};
+    if (!r.mode.empty()) j["mode"] = r.mode;
+    if (!r.request.empty()) j["request"] = r.request;
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
+// spid, ecid and, for engines that list victims, "victim": true: the keys
+// that follow `id` (and `pid`).
+void ProcessIdentityToJson(const Participant& p, const Deadlock& d, json& pj) {
+  if (p.spid) pj["spid"] = *p.spid;
+  if (p.ecid) pj["ecid"] = *p.ecid;
+  if (std::find(d.victims.begin(), d.victims.end(), p.id) != d.victims.end()) pj["victim"] = true;
+}
+
+// The keys that follow `session`: isolation_level, wait_mode, wait_resource,
+// wait_ms, transaction_name, log_used, frames, attributes.
+void ProcessDetailToJson(const Participant& p, json& pj) {
+  auto put = [&](const char* k, const std::string& v) {
+    if (!v.empty()) pj[k] = v;
+  };
+  put("isolation_level", p.isolation_level);
+  put("wait_mode", p.wait_mode);
+  put("wait_resource", p.wait_resource);
+  if (p.wait_ms) pj["wait_ms"] = *p.wait_ms;
+  put("transaction_name", p.transaction_name);
+  if (p.log_used) pj["log_used"] = *p.log_used;
+  if (!p.frames.empty()) pj["frames"] = FramesToJson(p.frames);
+  if (!p.attributes.empty()) {
+    json a = json::object();
+    for (const LockField& f : p.attributes) a[f.name] = f.value;
+    pj["attributes"] = std::move(a);
+  }
+}
+
+// waiter, blocker, mode, blocker_mode, request, lock, basis.
+json EdgeToJson(const WaitEdge& e) {
+  json j = {{"waiter", Id(e.waiter)}, {"blocker", Id(e.blocker)}, {"mode", e.mode}};
+  if (!e.blocker_mode.empty()) j["blocker_mode"] = e.blocker_mode;
+  if (!e.request.empty()) j["request"] = e.request;
+  j["lock"] = LockToJson(e.lock);
+  j["basis"] = EdgeBasisName(e.basis);
+  return j;
+}
+
+// other_edges, resources, parallel (each when present).
+void DeadlockDetailToJson(const Deadlock& d, json& j) {
+  if (!d.other_edges.empty()) {
+    json edges = json::array();
+    for (const WaitEdge& e : d.other_edges) edges.push_back(EdgeToJson(e));
+    j["other_edges"] = std::move(edges);
+  }
+  if (!d.resources.empty()) {
+    json arr = json::array();
+    for (const LockResource& r : d.resources) {
+      json rj = {{"lock", LockToJson(r.lock)}};
+      if (!r.mode.empty()) rj["mode"] = r.mode;
+      rj["owners"] = RequestsToJson(r.owners);
+      rj["waiters"] = RequestsToJson(r.waiters);
+      arr.push_back(std::move(rj));
+    }
+    j["resources"] = std::move(arr);
+  }
+  if (d.parallel) j["parallel"] = true;
+}
+
 void DeadlockFields(const Deadlock& d, json& j) {
-  j["victim"] = Id(d.victim);
+  if (!d.victim.empty()) j["victim"] = Id(d.victim);
+  if (!d.victims.empty() || d.victim.empty()) {
+    json victims = json::array();
+    for (const std::string& v : d.victims) victims.push_back(Id(v));
+    j["victims"] = std::move(victims);
+  }
   json procs = json::array();
   for (const Participant& p : d.processes) {
     json pj = {{"id", Id(p.id)}};
     if (p.pid) pj["pid"] = *p.pid;
+    ProcessIdentityToJson(p, d, pj);
     pj["query"] = p.query;
     if (p.query_clipped) pj["query_clipped"] = true;
     json s = SessionToJson(p.session);
     if (!s.empty()) pj["session"] = std::move(s);
+    ProcessDetailToJson(p, pj);
     procs.push_back(std::move(pj));
   }
   j["processes"] = std::move(procs);
   json edges = json::array();
-  for (const WaitEdge& e : d.edges)
-    edges.push_back({{"waiter", Id(e.waiter)}, {"blocker", Id(e.blocker)}, {"mode", e.mode},
-                     {"lock", LockToJson(e.lock)}, {"basis", EdgeBasisName(e.basis)}});
+  for (const WaitEdge& e : d.edges) edges.push_back(EdgeToJson(e));
   j["edges"] = std::move(edges);
+  DeadlockDetailToJson(d, j);
   j["complete"] = d.complete;
   if (!d.problems.empty()) j["problems"] = d.problems;
   j["message"] = d.message;
-  j["sqlstate"] = d.sqlstate;
+  if (!d.sqlstate.empty()) j["sqlstate"] = d.sqlstate;
   if (!d.hint.empty()) j["hint"] = d.hint;
   if (!d.context.empty()) j["context"] = ContextToJson(d.context);
   if (!d.statement.empty()) j["statement"] = d.statement;

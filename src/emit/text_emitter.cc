@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "emit/deadlock_text.h"
 #include "emit/emitter.h"
 #include "emit/text_safety.h"
 
@@ -57,7 +58,8 @@ class TextEmitter : public Emitter {
 
   static std::string Who(const SessionInfo& s) {
     std::string who;
-    if (!s.user.empty() || !s.database.empty()) who = s.user + "@" + s.database;
+    if (!s.user.empty() || !s.database.empty())
+      who = s.user + (s.database.empty() ? "" : "@" + s.database);
     if (!s.application.empty()) who += (who.empty() ? "" : ", ") + std::string("app ") + s.application;
     if (!s.host.empty()) who += (who.empty() ? "" : ", ") + std::string("from ") + s.host;
     return Clean(who);
@@ -68,12 +70,13 @@ class TextEmitter : public Emitter {
     out << Paint("1;31", "deadlock " + std::to_string(no)) << "  " << Clean(ev.time) << "  "
         << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
     std::string who = Who(ev.session);
-    out << "  victim: " << Clean(d.victim) << (who.empty() ? "" : " (" + who + ")") << '\n';
+    out << "  victim" << (d.victims.size() > 1 ? "s: " : ": ") << VictimsText(d)
+        << (who.empty() ? "" : " (" + who + ")") << '\n';
     out << "  cycle of " << d.edges.size() << (d.edges.size() == 1 ? " process" : " processes")
         << (d.complete ? "" : " (INCOMPLETE)") << ":\n";
     for (const WaitEdge& e : d.edges) {
       out << "    " << Clean(e.waiter) << " waits for " << Paint("33", Clean(e.mode)) << " on "
-          << Clean(e.lock.Label()) << ", blocked by " << Clean(e.blocker) << '\n';
+          << Clean(e.lock.Label()) << ", blocked by " << Clean(e.blocker) << EdgeSuffix(e) << '\n';
     }
     if (d.complete && !d.edges.empty()) {
       std::string cycle;
@@ -83,10 +86,12 @@ class TextEmitter : public Emitter {
     for (const std::string& p : d.problems) out << "  " << Paint("35", "problem: ") << Clean(p) << '\n';
     out << "  processes:\n";
     for (const Participant& p : d.processes) {
-      std::string head = "    " + Clean(p.id) + (p.id == d.victim ? " (victim)" : "") + ": ";
+      std::string head = "    " + Clean(p.id) + (IsVictim(d, p.id) ? " (victim)" : "") + ": ";
       out << head << Indented(p.query, std::string(head.size(), ' '))
           << (p.query_clipped ? "  [clipped]" : "") << '\n';
+      WriteProcessDetail(p, "      ", out);
     }
+    WriteDeadlockExtras(d, out);
     for (const ContextFrame& f : d.context) out << "  context: " << Indented(f.text, "           ") << '\n';
     if (!d.statement.empty() && (d.processes.empty() || d.statement != d.processes.front().query))
       out << "  statement: " << Indented(d.statement, "             ") << '\n';
