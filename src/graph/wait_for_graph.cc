@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <unordered_set>
 
 namespace lockgraph {
 
@@ -136,15 +137,24 @@ std::vector<size_t> WaitForGraph::CycleThrough(Vertex start) const {
 }
 
 std::vector<WaitForGraph::Vertex> WaitForGraph::ChainFrom(Vertex start) const {
+  // Chains are short: a linear search of the chain beats clearing a
+  // graph-sized "seen" array on every call (100,000 processes); a set
+  // takes over for the rare long one.
+  constexpr size_t kLinear = 64;
   std::vector<Vertex> chain{start};
-  std::vector<char> seen(process_ids_.size(), 0);
-  seen[start] = 1;
+  std::unordered_set<Vertex> seen;
   Vertex v = start;
   while (!succ_[v].empty()) {
     v = succ_[v].front().blocker;
+    bool repeat;
+    if (chain.size() < kLinear) {
+      repeat = std::find(chain.begin(), chain.end(), v) != chain.end();
+    } else {
+      if (seen.empty()) seen.insert(chain.begin(), chain.end());
+      repeat = !seen.insert(v).second;
+    }
     chain.push_back(v);
-    if (seen[v]) break;
-    seen[v] = 1;
+    if (repeat) break;
   }
   return chain;
 }

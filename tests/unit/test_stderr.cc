@@ -244,3 +244,30 @@ TEST_CASE("a chain that comes back to its waiter is a cycle, with no root blocke
   CHECK(CycleString(*r.events[2].deadlock) ==
         "30 -ShareLock/transaction 900-> 20; 20 -ShareLock/transaction 901-> 30");
 }
+
+TEST_CASE("a tuple position in another record does not name a relation", "[stderr]") {
+  // Small hot tables all have rows at (0,N): only one record's own CONTEXT
+  // and tuple lock may tie an OID to a name (the bench found this).
+  Report r = AnalyzeText(
+      "2026-12-02 10:00:01.000 UTC [7623] LOG:  process 7623 still waiting for ShareLock on "
+      "transaction 753 after 1000.162 ms\n"
+      "2026-12-02 10:00:01.000 UTC [7623] CONTEXT:  while updating tuple (0,5) in relation "
+      "\"accounts\"\n"
+      "2026-12-02 10:00:02.000 UTC [7601] LOG:  process 7601 still waiting for ExclusiveLock on "
+      "tuple (0,5) of relation 16392 of database 16384 after 1000.134 ms\n"
+      "2026-12-02 10:00:03.000 UTC [31] ERROR:  deadlock detected\n"
+      "2026-12-02 10:00:03.000 UTC [31] DETAIL:  Process 31 waits for ShareLock on transaction "
+      "9; blocked by process 32.\n"
+      "\tProcess 32 waits for ExclusiveLock on tuple (3,7) of relation 16500 of database 16384; "
+      "blocked by process 31.\n"
+      "\tProcess 31: update a\n\tProcess 32: update a\n"
+      "2026-12-02 10:00:03.000 UTC [31] HINT:  See server log for query details.\n"
+      "2026-12-02 10:00:03.000 UTC [31] CONTEXT:  while updating tuple (3,7) in relation "
+      "\"inventory\"\n"
+      "2026-12-02 10:00:04.000 UTC [40] LOG:  process 40 still waiting for ExclusiveLock on "
+      "tuple (9,9) of relation 16500 of database 16384 after 1000.000 ms\n");
+  REQUIRE(r.events.size() == 4);
+  CHECK(r.events[1].lock_wait->lock.relation_name.empty());  // 16392 is not "accounts"
+  CHECK(r.events[2].deadlock->edges[1].lock.relation_name == "inventory");
+  CHECK(r.events[3].lock_wait->lock.relation_name == "inventory");  // learnt, same OID
+}
