@@ -4,7 +4,7 @@
 #   bench/run.sh [SIZE_MB]        (default 1024)
 #
 # 1. builds lockgraph in Release mode into build-release/, and the bench tools
-#    (bench/gen_pglog.cc, bench/graph_bench.cc) into build-release/bench/;
+#    (bench/gen_pglog/*.cc, bench/graph_bench.cc) into build-release/bench/;
 # 2. generates, once, SIZE_MB and SIZE_MB/10 PostgreSQL logs in stderr, csvlog
 #    and jsonlog with their exact expected counts (gen_pglog) into
 #    $LOCKGRAPH_BENCH_DIR (default /var/tmp/lockgraph-bench; never the repo);
@@ -74,13 +74,13 @@ say "building lockgraph (Release) into $BUILD"
 cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" -j2 --target lockgraph >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log" >&2; exit 1; }
 say "building bench tools into $BIN"
-g++ -std=c++20 -O2 -Wall -Wextra -o "$BIN/gen_pglog" bench/gen_pglog.cc
+g++ -std=c++20 -O2 -Wall -Wextra -o "$BIN/gen_pglog" bench/gen_pglog/*.cc
 g++ -std=c++20 -O2 -I"$SRC/src" -I"$SRC" -o "$BIN/graph_bench" bench/graph_bench.cc "$BUILD/liblockgraph_core.a"
 
 # ---------------------------------------------------------------- data
 # Files are named by size, seed and the generator's source hash, so a changed
 # generator makes new files; old ones are removed.
-GEN_HASH=$(sha1sum bench/gen_pglog.cc | cut -c1-10)
+GEN_HASH=$(cat bench/gen_pglog/*.h bench/gen_pglog/*.cc | sha1sum | cut -c1-10)
 ext() { case $1 in stderr) echo log ;; csvlog) echo csv ;; jsonlog) echo json ;; esac; }
 data_file() { echo "$CACHE/pg-$2M-seed$SEED-$GEN_HASH.$(ext "$1")"; }
 find "$CACHE" -maxdepth 1 -name 'pg-*' ! -name "pg-*-$GEN_HASH.*" -delete
