@@ -55,7 +55,7 @@ std::string VictimsText(const Deadlock& d) {
 std::string EdgeSuffix(const WaitEdge& e) {
   std::string s;
   if (!e.blocker_mode.empty()) s += " holding " + Clean(e.blocker_mode);
-  if (e.request == "convert") s += " (a conversion)";
+  if (e.request == "convert") s += (s.empty() ? "" : ",") + std::string(" waiter converting");
   return s;
 }
 
@@ -71,7 +71,7 @@ void WriteProcessDetail(const Participant& p, const std::string& indent, std::os
   if (p.log_used) head.push_back("log used " + std::to_string(*p.log_used));
   if (std::string line = Join(head, ", "); !line.empty()) out << indent << line << '\n';
   if (!p.wait_mode.empty() || !p.wait_resource.empty() || p.wait_ms) {
-    out << indent << "waited " << (p.wait_ms ? std::to_string(*p.wait_ms) + " ms" : "?") << " for "
+    out << indent << (p.wait_ms ? "waited " + std::to_string(*p.wait_ms) + " ms for " : "waits for ")
         << (p.wait_mode.empty() ? "?" : Clean(p.wait_mode))
         << (p.wait_resource.empty() ? "" : " on " + Clean(p.wait_resource)) << '\n';
   }

@@ -21,7 +21,8 @@ std::string SpidName(const Participant& p);
 /// "process1", "a, b and 7 more (9 victims)", or "none (unresolved)".
 std::string VictimsText(const Deadlock& d);
 
-/// What follows "blocked by B" on an edge line: " holding S", " (a conversion)".
+/// What follows "blocked by B" on an edge line: " holding S", ", waiter
+/// converting" (it asks for a stronger mode on a lock it holds).
 std::string EdgeSuffix(const WaitEdge& e);
 
 /// Lines under a process's query line, each starting with `indent`: spid
