@@ -12,7 +12,8 @@
 namespace lockgraph {
 
 /// Streaming CSV record splitter. Keeps only the record being read; its
-/// buffers are reused from record to record. Not thread-safe; copyable.
+/// buffers are reused from record to record. Not thread-safe; copyable
+/// (a copy's field views may point into the line last fed to the original).
 class CsvRecordReader {
  public:
   enum class State {
@@ -31,29 +32,36 @@ class CsvRecordReader {
   bool CloseCut();
 
   /// True between a Feed() that returned kOpen and the end of that record.
-  bool open() const { return state_ == Scan::kQuoted; }
+  bool open() const { return open_; }
 
-  /// Fields of the last complete (or cut) record.
+  /// Fields of the last complete (or cut) record. A field read whole from
+  /// one line without unescaping is a view into that line, so the caller
+  /// keeps the line passed to the last Feed() alive while it reads fields;
+  /// fields of a record that spans lines are held by the reader.
   size_t size() const { return fields_.size(); }
   std::string_view field(size_t i) const {
-    return std::string_view(data_).substr(fields_[i].begin, fields_[i].size);
+    const Field& f = fields_[i];
+    return f.view ? std::string_view(f.view, f.size) : std::string_view(data_).substr(f.begin, f.size);
   }
   /// True when field `i` was written as nothing at all (not even `""`).
   bool missing(size_t i) const { return !fields_[i].quoted && fields_[i].size == 0; }
 
  private:
-  enum class Scan { kFieldStart, kUnquoted, kQuoted, kQuoteInQuoted, kBad };
   struct Field {
+    const char* view = nullptr;  // into the line; nullptr: data_[begin, begin + size)
     size_t begin = 0;
     size_t size = 0;
     bool quoted = false;
   };
-  void StartField();
-  void EndField();
+  State ScanFields(std::string_view line, size_t i);
+  size_t ScanQuotedTail(std::string_view line, size_t i);
+  State Malformed(bool quoted);
+  State Open();
 
-  Scan state_ = Scan::kFieldStart;
-  std::string data_;           // unescaped contents of all fields, back to back
-  std::vector<Field> fields_;  // the last one is the field being read
+  bool open_ = false;          // a quoted field (the last of fields_) is open
+  std::string data_;           // fields that are not views, back to back
+  std::string spare_;          // Open()'s scratch
+  std::vector<Field> fields_;
 };
 
 }  // namespace lockgraph
