@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "parsers/sqlserver/deadlock_builder.h"
 
@@ -42,9 +44,19 @@ ReportOrigin Origin(const std::string& file, const ReportFramer::Piece& piece, c
   o.last_line = piece.last_line;
   o.form = form;
   o.cut = piece.cut;
+  // Newline offsets, found once on the first call (a report's resources all ask).
+  auto newlines = std::make_shared<std::vector<size_t>>();
   std::string_view xml = piece.xml;
   uint64_t first = piece.first_line;
-  o.line_of = [xml, first](ptrdiff_t offset) { return LineAt(xml, first, offset); };
+  o.line_of = [xml, first, newlines, scanned = false](ptrdiff_t offset) mutable {
+    if (!scanned) {
+      for (size_t i = xml.find('\n'); i != std::string_view::npos; i = xml.find('\n', i + 1))
+        newlines->push_back(i);
+      scanned = true;
+    }
+    auto before = std::lower_bound(newlines->begin(), newlines->end(), size_t(std::max<ptrdiff_t>(offset, 0)));
+    return first + uint64_t(before - newlines->begin());
+  };
   return o;
 }
 

@@ -66,6 +66,8 @@ TEST_CASE("sqlserver sample: extended event, key lookup", "[sqlserver][samples]"
   CHECK(d.edges[0].lock.Field("indexname") == "cidx");
   CHECK(d.edges[1].lock.Field("indexname") == "idx1");
   CHECK(d.processes[0].frames[0].function == "AdventureWorks2022.dbo.p1");
+  CHECK(d.edges[0].line == 42);  // the file line of each edge's resource element
+  CHECK(d.edges[1].line == 50);
   CHECK(d.complete);
 }
 
