@@ -12,6 +12,8 @@ std::unique_ptr<InputFormat> MakePgCsvlogFormat();
 std::unique_ptr<InputFormat> MakePgJsonlogFormat();
 std::unique_ptr<InputFormat> MakePgSyslogFormat();
 std::unique_ptr<InputFormat> MakePgStderrFormat();
+std::unique_ptr<InputFormat> MakePgLocksCsvFormat();
+std::unique_ptr<InputFormat> MakePgLocksJsonFormat();
 std::unique_ptr<InputFormat> MakeSqlServerXmlFormat();
 std::unique_ptr<InputFormat> MakeSqlServerErrorlogFormat();
 

@@ -6,6 +6,8 @@ namespace lockgraph {
 
 std::vector<std::unique_ptr<InputFormat>> RegisterBuiltinFormats() {
   std::vector<std::unique_ptr<InputFormat>> formats;
+  formats.push_back(MakePgLocksJsonFormat());
+  formats.push_back(MakePgLocksCsvFormat());
   formats.push_back(MakeSqlServerXmlFormat());
   formats.push_back(MakeSqlServerErrorlogFormat());
   formats.push_back(MakePgJsonlogFormat());

@@ -79,6 +79,12 @@ void Analyzer::OnEvent(Event&& event) {
     if (event.deadlock && !event.deadlock->complete) ++report_.summary.deadlocks_incomplete;
   } else if (event.type == EventType::kLockWait) {
     ++report_.summary.lock_waits;
+  } else if (event.type == EventType::kSnapshot) {
+    ++report_.summary.snapshots;
+  } else if (event.type == EventType::kChain) {
+    ++report_.summary.chains;
+  } else if (event.type == EventType::kCycle) {
+    ++report_.summary.cycles;
   }
   if (stream_) stream_->OnEvent(event);
   if (options_.collect_events) {

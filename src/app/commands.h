@@ -21,4 +21,7 @@ enum ExitCode : int {
 /// subcommand was chosen.
 void AddAnalyzeCommand(CLI::App& app);
 
+/// Adds `watch` (poll live servers' pg_locks; docs/watch.md).
+void AddWatchCommand(CLI::App& app);
+
 }  // namespace lockgraph

@@ -29,6 +29,9 @@ struct Summary {
   uint64_t deadlocks = 0;
   uint64_t deadlocks_incomplete = 0;
   uint64_t lock_waits = 0;
+  uint64_t snapshots = 0;  // pg_locks snapshots (and their chains, cycles)
+  uint64_t chains = 0;
+  uint64_t cycles = 0;
   LineCounts lines;
 };
 

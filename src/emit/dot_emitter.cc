@@ -9,6 +9,7 @@
 #include "emit/deadlock_text.h"
 #include "emit/dot_graph.h"
 #include "emit/emitter.h"
+#include "emit/snapshot_dot.h"
 
 namespace lockgraph {
 namespace {
@@ -21,9 +22,11 @@ class DotEmitter : public Emitter {
   void Write(const Report& report, std::ostream& out) override {
     DotGraph graph;
     int deadlock_no = 0, wait_no = 0;
+    SnapshotDot snapshots;
     for (const Event& ev : report.events) {
       if (ev.deadlock) AddDeadlock(graph, ev, ++deadlock_no);
       if (ev.lock_wait) AddWait(graph, ev, ++wait_no);
+      snapshots.Add(graph, ev);
     }
     out << graph.Write();
   }

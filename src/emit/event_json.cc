@@ -4,13 +4,12 @@
 #include <charconv>
 
 namespace lockgraph {
-namespace {
 
 using json = nlohmann::ordered_json;
 
 // PostgreSQL participant ids are pids: numbers in JSON. Other engines' ids
 // (SQL Server "process1a2b") stay strings.
-json Id(const std::string& id) {
+json IdToJson(const std::string& id) {
   int64_t v = 0;
   auto r = std::from_chars(id.data(), id.data() + id.size(), v);
   if (!id.empty() && r.ec == std::errc() && r.ptr == id.data() + id.size()) return v;
@@ -53,6 +52,8 @@ json SessionToJson(const SessionInfo& s) {
   if (s.query_id) j["query_id"] = *s.query_id;
   return j;
 }
+
+namespace {
 
 json ContextToJson(const std::vector<ContextFrame>& frames) {
   json arr = json::array();
@@ -98,7 +99,7 @@ json FramesToJson(const std::vector<ContextFrame>& frames) {
 json RequestsToJson(const std::vector<LockRequest>& requests) {
   json arr = json::array();
   for (const LockRequest& r : requests) {
-    json j = {{"process", Id(r.process)}};
+    json j = {{"process", IdToJson(r.process)}};
     if (!r.mode.empty()) j["mode"] = r.mode;
     if (!r.request.empty()) j["request"] = r.request;
     arr.push_back(std::move(j));
@@ -136,7 +137,7 @@ void ProcessDetailToJson(const Participant& p, json& pj) {
 
 // waiter, blocker, mode, blocker_mode, request, lock, basis.
 json EdgeToJson(const WaitEdge& e) {
-  json j = {{"waiter", Id(e.waiter)}, {"blocker", Id(e.blocker)}, {"mode", e.mode}};
+  json j = {{"waiter", IdToJson(e.waiter)}, {"blocker", IdToJson(e.blocker)}, {"mode", e.mode}};
   if (!e.blocker_mode.empty()) j["blocker_mode"] = e.blocker_mode;
   if (!e.request.empty()) j["request"] = e.request;
   j["lock"] = LockToJson(e.lock);
@@ -166,15 +167,15 @@ void DeadlockDetailToJson(const Deadlock& d, json& j) {
 }
 
 void DeadlockFields(const Deadlock& d, json& j) {
-  if (!d.victim.empty()) j["victim"] = Id(d.victim);
+  if (!d.victim.empty()) j["victim"] = IdToJson(d.victim);
   if (!d.victims.empty() || d.victim.empty()) {
     json victims = json::array();
-    for (const std::string& v : d.victims) victims.push_back(Id(v));
+    for (const std::string& v : d.victims) victims.push_back(IdToJson(v));
     j["victims"] = std::move(victims);
   }
   json procs = json::array();
   for (const Participant& p : d.processes) {
-    json pj = {{"id", Id(p.id)}};
+    json pj = {{"id", IdToJson(p.id)}};
     if (p.pid) pj["pid"] = *p.pid;
     ProcessIdentityToJson(p, d, pj);
     pj["query"] = p.query;
@@ -199,7 +200,7 @@ void DeadlockFields(const Deadlock& d, json& j) {
 }
 
 void LockWaitFields(const LockWait& w, json& j) {
-  j["waiter"] = Id(w.waiter);
+  j["waiter"] = IdToJson(w.waiter);
   j["mode"] = w.mode;
   j["lock"] = LockToJson(w.lock);
   j["outcome"] = WaitOutcomeName(w.outcome);
@@ -227,23 +228,33 @@ void LockWaitFields(const LockWait& w, json& j) {
 json EventToJson(const Event& ev) {
   json j = {{"type", EventTypeName(ev.type)}, {"engine", ev.engine}, {"time", ev.time}};
   if (ev.pid) j["pid"] = *ev.pid;
-  j["source"] = {{"file", ev.source.file},
-                 {"first_line", ev.source.first_line},
-                 {"last_line", ev.source.last_line}};
+  if (!ev.server.empty())
+    j["source"] = {{"server", ev.server}};
+  else
+    j["source"] = {{"file", ev.source.file},
+                   {"first_line", ev.source.first_line},
+                   {"last_line", ev.source.last_line}};
   json s = SessionToJson(ev.session);
   if (!s.empty()) j["session"] = std::move(s);
   if (ev.truncated) j["truncated"] = true;
   if (ev.deadlock) DeadlockFields(*ev.deadlock, j);
   if (ev.lock_wait) LockWaitFields(*ev.lock_wait, j);
+  SnapshotEventFields(ev, j);
   return j;
 }
 
 json SummaryToJson(const Summary& s) {
-  return {{"deadlocks", s.deadlocks},
-          {"deadlocks_incomplete", s.deadlocks_incomplete},
-          {"lock_waits", s.lock_waits},
-          {"lines", {{"total", s.lines.total}, {"parsed", s.lines.parsed},
-                     {"unparsed", s.lines.unparsed}}}};
+  json j = {{"deadlocks", s.deadlocks},
+            {"deadlocks_incomplete", s.deadlocks_incomplete},
+            {"lock_waits", s.lock_waits}};
+  if (s.snapshots) {
+    j["snapshots"] = s.snapshots;
+    j["chains"] = s.chains;
+    j["cycles"] = s.cycles;
+  }
+  j["lines"] = {{"total", s.lines.total}, {"parsed", s.lines.parsed},
+                {"unparsed", s.lines.unparsed}};
+  return j;
 }
 
 json InputsToJson(const std::vector<InputInfo>& inputs) {

@@ -7,6 +7,7 @@
 
 #include "emit/deadlock_text.h"
 #include "emit/emitter.h"
+#include "emit/snapshot_text.h"
 #include "emit/text_safety.h"
 
 namespace lockgraph {
@@ -37,9 +38,11 @@ class TextEmitter : public Emitter {
 
   void Write(const Report& report, std::ostream& out) override {
     int deadlock_no = 0, wait_no = 0;
+    SnapshotText snapshots(options_.color);
     for (const Event& ev : report.events) {
       if (ev.deadlock) WriteDeadlock(ev, ++deadlock_no, out);
       if (ev.lock_wait) WriteLockWait(ev, ++wait_no, out);
+      snapshots.Write(ev, out);
     }
     WriteSummary(report, out);
   }
@@ -144,6 +147,10 @@ class TextEmitter : public Emitter {
       out << "; longest " << Ms(longest) << ")";
     }
     out << '\n';
+    if (s.snapshots)
+      out << "snapshots: " << s.snapshots << " (" << s.chains
+          << (s.chains == 1 ? " blocking tree, " : " blocking trees, ") << s.cycles
+          << (s.cycles == 1 ? " cycle)" : " cycles)") << '\n';
     out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
         << s.lines.unparsed << " not understood";
     if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";

@@ -14,6 +14,11 @@ const char* EventTypeName(EventType t) {
   switch (t) {
     case EventType::kDeadlock: return "deadlock";
     case EventType::kLockWait: return "lock_wait";
+    case EventType::kSnapshot: return "snapshot";
+    case EventType::kChain: return "chain";
+    case EventType::kCycle: return "cycle";
+    case EventType::kWaitStarted: return "wait_started";
+    case EventType::kWaitEnded: return "wait_ended";
   }
   return "unknown";
 }

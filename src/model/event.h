@@ -87,6 +87,9 @@ struct WaitEdge {
   LockTarget lock;
   EdgeBasis basis = EdgeBasis::kReported;
   uint64_t line = 0;    // source line of the statement of this edge
+  /// True when lockgraph inferred the edge from the conflict matrix (a plain
+  /// pg_locks dump); `basis` then says hard (holder) or soft (queue order).
+  bool derived = false;
   std::string blocker_mode;  // what the blocker holds (or converts to), when reported
   std::string request;       // SQL Server: "wait" (a new request) or "convert" (to a stronger mode)
 };
@@ -171,21 +174,92 @@ struct LockWait {
   SessionInfo session;
 };
 
-enum class EventType { kDeadlock, kLockWait };
+/// A lock one process holds, as a snapshot shows it.
+struct HeldLock {
+  std::string mode;
+  LockTarget lock;
+};
 
-/// One event. Exactly one of `deadlock` / `lock_wait` is set, per `type`.
+/// A server process in a lock snapshot (pg_locks joined with
+/// pg_stat_activity). Ages are milliseconds before the snapshot was taken;
+/// absent when the snapshot does not say (a plain pg_locks dump).
+struct Backend {
+  std::string id;                 // the pid as text
+  std::optional<int64_t> pid;
+  std::string state;              // "active", "idle in transaction", ...
+  std::string backend_type;       // "client backend", "autovacuum worker", ...
+  std::string wait_event;         // "Lock:transactionid", "Client:ClientRead"
+  std::optional<uint64_t> xid;    // backend_xid
+  std::optional<double> xact_age_ms;
+  std::optional<double> state_age_ms;  // time in `state`
+  std::string query;              // current query, or the last one when idle
+  SessionInfo session;            // user, database, application, host
+  std::string wait_mode;          // the lock it waits for; empty: not waiting
+  LockTarget wait_lock;
+  std::optional<double> wait_age_ms;
+  std::vector<HeldLock> holds;    // its granted locks on contested targets
+};
+
+/// A blocking tree: a root blocker (waiting for no lock) and every process
+/// that waits for it, directly or through others.
+struct BlockingTree {
+  struct Member {
+    Backend backend;
+    uint32_t depth = 0;  // 0: the root; 1: waits for the root; ...
+  };
+  std::vector<Member> members;  // root first, then by depth, then by pid
+  std::vector<WaitEdge> edges;  // every wait of the members, in member order
+};
+
+/// Processes waiting for each other in a circle: a deadlock the server has
+/// not broken (yet), or never will (deadlock_timeout high, advisory locks).
+struct WaitCycle {
+  std::vector<Backend> members;   // in cycle order, lowest pid first
+  std::vector<WaitEdge> edges;    // edges[i].waiter == members[i].id
+  std::vector<std::string> also_deadlocked;  // in the same knot, not on this cycle
+  std::vector<std::string> waiting_behind;   // wait for a member, not in the knot
+};
+
+/// One snapshot of a server's locks: what was read and what came of it.
+struct SnapshotInfo {
+  std::string sampled_at;         // as the server wrote it
+  std::string blocking;           // "pg_blocking_pids" or "conflict_matrix"
+  uint64_t locks = 0;             // rows read
+  uint64_t backends = 0;          // distinct processes in them
+  uint64_t waiting = 0;           // processes waiting for a lock
+  uint64_t chains = 0;            // blocking trees
+  uint64_t cycles = 0;
+  std::optional<double> poll_ms;  // watch: the query's round trip
+};
+
+/// `watch`: a process started or stopped waiting between two polls.
+struct WaitChange {
+  Backend waiter;
+  std::vector<std::string> blocked_by;
+  std::optional<double> waited_ms;  // wait_ended: at most this long
+};
+
+enum class EventType { kDeadlock, kLockWait, kSnapshot, kChain, kCycle, kWaitStarted, kWaitEnded };
+
+/// One event. Exactly one of `deadlock`, `lock_wait`, `snapshot`, `chain`,
+/// `cycle`, `wait_change` is set, per `type`.
 struct Event {
   EventType type = EventType::kDeadlock;
   std::string engine = "postgresql";
   std::string time;          // as written by the server
   std::optional<int64_t> epoch_ms;  // parsed `time`, when the zone is known
   SourceSpan source;
+  std::string server;  // `watch`: the server polled (masked DSN); no source
   std::optional<int64_t> pid;  // the backend that logged it
   SessionInfo session;
   /// Set when the record was cut (end of file, rotation) and kept anyway.
   bool truncated = false;
   std::optional<Deadlock> deadlock;
   std::optional<LockWait> lock_wait;
+  std::optional<SnapshotInfo> snapshot;  // kSnapshot
+  std::optional<BlockingTree> chain;     // kChain
+  std::optional<WaitCycle> cycle;        // kCycle
+  std::optional<WaitChange> wait_change; // kWaitStarted, kWaitEnded
 };
 
 const char* EventTypeName(EventType t);

@@ -1,0 +1,36 @@
+// Who waits for whom in one pg_locks snapshot: the server's own answer
+// (pg_blocking_pids on the waiting rows, docs/snapshot.sql), or, for a plain
+// `SELECT * FROM pg_locks` dump, an answer derived from the conflict matrix.
+// The rules and their limits: docs/watch.md#who-blocks-whom.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/event.h"
+#include "parsers/postgresql/pg_lock_row.h"
+
+namespace lockgraph {
+
+/// The id of the process of a row: its pid, or "prepared <virtualtransaction>"
+/// for a lock of a prepared transaction (pid NULL).
+std::string PgRowProcessId(const PgLockRow& row);
+
+/// Edges waiter -> blocker, each with the waiter's requested mode and lock,
+/// sorted by waiter pid then blocker pid, at most one per pair and lock.
+///
+/// `use_blocking_pids`: the edges are those pg_blocking_pids() gave; each is
+/// `hard` when the blocker holds a conflicting granted lock on the same
+/// object, `soft` when it waits for one there, else `reported` (a parallel
+/// group leader, a prepared transaction).
+///
+/// Otherwise every edge is `derived`: `hard` to each other process holding a
+/// conflicting granted lock on the object; `soft` to each other process
+/// waiting for a conflicting mode on it earlier (by waitstart, then row
+/// order: PostgreSQL's queue order is not in pg_locks, so this approximates
+/// it). A process never conflicts with itself. Transaction ids need nothing
+/// special: a waiter asks for ShareLock on the xid, its owner holds
+/// ExclusiveLock on it.
+std::vector<WaitEdge> PgBlockingEdges(const std::vector<PgLockRow>& rows, bool use_blocking_pids);
+
+}  // namespace lockgraph

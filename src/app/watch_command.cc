@@ -1,0 +1,94 @@
+// `lockgraph watch [DSN...]`: poll running PostgreSQL servers' pg_locks and
+// show blocking trees and cycles as they form. docs/watch.md.
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+#include "app/commands.h"
+#include "watch/duration.h"
+#include "watch/watcher.h"
+
+namespace lockgraph {
+namespace {
+
+struct WatchArgs {
+  std::vector<std::string> dsns;
+  std::string interval = "1s";
+  std::string duration;
+  std::string format = "text";
+  std::string color = "auto";
+  bool once = false;
+};
+
+int RunWatchCommand(const WatchArgs& args) {
+  WatchOptions options;
+  std::optional<double> interval = ParseDurationMs(args.interval);
+  constexpr double kLongest = 366.0 * 24 * 3600 * 1000;  // a year
+  if (!interval || *interval < 100 || *interval > kLongest) {
+    std::cerr << "lockgraph watch: --interval '" << args.interval
+              << "': give a duration of at least 100ms (250ms, 1s, 1.5s, 1m)\n";
+    return kExitError;
+  }
+  options.interval_ms = *interval;
+  if (!args.duration.empty()) {
+    options.duration_ms = ParseDurationMs(args.duration);
+    if (!options.duration_ms || *options.duration_ms > kLongest) {
+      std::cerr << "lockgraph watch: --duration '" << args.duration
+                << "': give a duration (30s, 5m, 1h)\n";
+      return kExitError;
+    }
+  }
+  options.once = args.once;
+  options.format = args.format;
+  const bool tty = isatty(STDOUT_FILENO);
+  const char* no_color = std::getenv("NO_COLOR");
+  options.color = args.color == "always" ||
+                  (args.color == "auto" && tty && !(no_color && *no_color));
+  options.refresh = args.format == "text" && tty && !args.once;
+
+  std::vector<std::unique_ptr<SnapshotSource>> sources;
+  std::vector<std::string> dsns = args.dsns;
+  if (dsns.empty()) dsns.push_back("");  // PG* variables, service file, defaults
+  for (const std::string& dsn : dsns) sources.push_back(MakePqxxSnapshotSource(dsn, PollSettings()));
+  return RunWatch(std::move(sources), options, std::cout, std::cerr);
+}
+
+}  // namespace
+
+void AddWatchCommand(CLI::App& app) {
+  auto args = std::make_shared<WatchArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "watch", "Poll running PostgreSQL servers; show blocking trees and lock cycles live");
+  cmd->add_option("dsn", args->dsns,
+                  "Connection strings (key=value or postgresql:// URI); none: the PG* "
+                  "environment variables and service file, as psql");
+  cmd->add_option("--interval", args->interval, "Time between polls (at least 100ms)")
+      ->capture_default_str();
+  cmd->add_flag("--once", args->once, "Poll each server once, print, exit");
+  cmd->add_option("--duration", args->duration, "Stop after this long (30s, 5m, 1h)");
+  cmd->add_option("-f,--format", args->format,
+                  "text: a refreshing view on a terminal, changed pictures when piped\n"
+                  "ndjson: wait_started, wait_ended, chain, cycle events as they happen\n"
+                  "json: one document per changed picture\n"
+                  "dot: one Graphviz graph per changed picture")
+      ->check(CLI::IsMember({"text", "ndjson", "json", "dot"}))->capture_default_str();
+  cmd->add_option("--color", args->color, "Colour in text output: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))->capture_default_str();
+  cmd->footer(R"(Examples:
+  lockgraph watch                                   # PGHOST, PGDATABASE, ... or ~/.pg_service.conf
+  lockgraph watch 'host=db1 dbname=shop' 'postgresql://monitor@db2/shop'
+  lockgraph watch --once --format json service=prod > snapshot.json
+  lockgraph watch --format ndjson --interval 2s | ship-somewhere
+
+The poller's session is read-only, application_name=lockgraph, with
+statement_timeout 2s and lock_timeout 100ms; passwords are never printed.
+Needs pg_read_all_stats (or superuser) to see other users' queries.
+
+Exit codes: 0 done (Ctrl-C, --duration, --once), 2 usage error, or a server
+that never answered (with --once: any server that could not be polled).)");
+  cmd->callback([args]() { throw CLI::RuntimeError(RunWatchCommand(*args)); });
+}
+
+}  // namespace lockgraph

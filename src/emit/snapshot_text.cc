@@ -1,0 +1,189 @@
+// See snapshot_text.h. Blocking trees are drawn root first, each waiter
+// indented under what it waits for; an idle-in-transaction root blocker is
+// flagged "(!)" (and red with colour): it holds its locks while its client
+// does nothing, the most common cause of a pile-up.
+#include "emit/snapshot_text.h"
+
+#include <cstdio>
+
+#include "emit/text_safety.h"
+
+namespace lockgraph {
+namespace {
+
+std::string Clean(std::string_view s) { return PrintableText(s); }
+
+// Indents every line after the first by `indent`.
+std::string Indented(std::string_view text, const std::string& indent) {
+  std::string out;
+  for (char c : Clean(text)) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+std::string Where(const Event& ev) {
+  if (!ev.server.empty()) return "server " + Clean(ev.server);
+  std::string s = Clean(ev.source.file) + ":" + std::to_string(ev.source.first_line);
+  if (ev.source.last_line > ev.source.first_line) s += "-" + std::to_string(ev.source.last_line);
+  return s;
+}
+
+std::string Who(const SessionInfo& s) {
+  std::string who;
+  if (!s.user.empty() || !s.database.empty()) who = s.user + "@" + s.database;
+  if (!s.application.empty()) who += (who.empty() ? "" : ", ") + std::string("app ") + s.application;
+  if (!s.host.empty()) who += (who.empty() ? "" : ", ") + std::string("from ") + s.host;
+  return Clean(who);
+}
+
+// A plain pg_locks dump has no time.
+std::string Time(const Event& ev) { return ev.time.empty() ? "(no time)" : Clean(ev.time); }
+
+bool IdleInTransaction(const Backend& b) { return b.state.rfind("idle in transaction", 0) == 0; }
+
+std::string Plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string SnapshotText::Duration(double ms) {
+  char buf[48];
+  if (ms < 1000) std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+  else if (ms < 60000) std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);
+  else if (ms < 3600000)
+    std::snprintf(buf, sizeof buf, "%d min %02d s", int(ms / 60000), int(ms / 1000) % 60);
+  else std::snprintf(buf, sizeof buf, "%d h %02d min", int(ms / 3600000), int(ms / 60000) % 60);
+  return buf;
+}
+
+std::string SnapshotText::Paint(const char* code, const std::string& s) const {
+  if (!color_) return s;
+  return std::string("\x1b[") + code + "m" + s + "\x1b[0m";
+}
+
+bool SnapshotText::Write(const Event& ev, std::ostream& out) {
+  if (ev.snapshot) WriteSnapshot(ev, out);
+  else if (ev.chain && !ev.chain->members.empty()) WriteChain(ev, out);
+  else if (ev.cycle && !ev.cycle->members.empty()) WriteCycle(ev, out);
+  else if (ev.wait_change) WriteWaitChange(ev, out);
+  else return false;
+  return true;
+}
+
+void SnapshotText::WriteSnapshot(const Event& ev, std::ostream& out) const {
+  const SnapshotInfo& s = *ev.snapshot;
+  out << Paint("1", "snapshot") << "  " << Time(ev) << "  " << Where(ev);
+  if (s.poll_ms) out << "  (poll " << Duration(*s.poll_ms) << ")";
+  out << "\n  " << Plural(s.locks, "lock", "locks") << ", "
+      << Plural(s.backends, "process", "processes") << ", " << s.waiting << " waiting: "
+      << Plural(s.chains, "blocking tree", "blocking trees") << ", "
+      << Plural(s.cycles, "cycle", "cycles")
+      << (s.blocking == "pg_blocking_pids"
+              ? " (blockers from pg_blocking_pids)\n"
+              : " (blockers derived from the conflict matrix: a plain pg_locks dump)\n");
+  out << '\n';
+}
+
+std::string SnapshotText::RootLine(const Backend& root) const {
+  std::string line = "root blocker " + Clean(root.id);
+  std::string who = Who(root.session);
+  if (!who.empty()) line += " (" + who + ")";
+  std::string state = root.state.empty() ? "" : Clean(root.state);
+  if (root.state_age_ms && !state.empty()) state += " for " + Duration(*root.state_age_ms);
+  if (IdleInTransaction(root)) state = Paint("1;31", "(!) " + state);
+  if (!state.empty()) line += ": " + state;
+  if (root.xact_age_ms) line += ", transaction open " + Duration(*root.xact_age_ms);
+  if (root.xid) line += ", xid " + std::to_string(*root.xid);
+  if (!root.wait_mode.empty())
+    line += ", itself waiting for " + Clean(root.wait_mode) + " on " + Clean(root.wait_lock.Label()) +
+            " (no blocker known)";
+  return line;
+}
+
+std::string SnapshotText::WaitLine(const Backend& w, const std::vector<WaitEdge>& edges) const {
+  std::string line = Clean(w.id) + " waits";
+  if (w.wait_age_ms) line += " " + Duration(*w.wait_age_ms);
+  const WaitEdge* first = nullptr;
+  std::string blockers;
+  for (const WaitEdge& e : edges) {
+    if (e.waiter != w.id) continue;
+    if (!first) first = &e;
+    blockers += (blockers.empty() ? "" : ", ") + Clean(e.blocker) + " (" +
+                EdgeBasisName(e.basis) + (e.derived ? ", derived" : "") + ")";
+  }
+  std::string mode = first ? first->mode : w.wait_mode;
+  std::string label = first ? first->lock.Label() : w.wait_lock.Label();
+  line += " for " + Paint("33", Clean(mode)) + " on " + Clean(label);
+  if (!blockers.empty()) line += ", blocked by " + blockers;
+  return line;
+}
+
+void SnapshotText::WriteChain(const Event& ev, std::ostream& out) {
+  const BlockingTree& t = *ev.chain;
+  out << Paint("1;33", "chain " + std::to_string(++chain_no_)) << "  " << Time(ev) << "  "
+      << Where(ev) << "  (" << Plural(t.members.size() - 1, "waiter", "waiters") << ")\n";
+  const Backend& root = t.members.front().backend;
+  out << "  " << RootLine(root) << '\n';
+  if (!root.query.empty())
+    out << "    " << (IdleInTransaction(root) ? "last query: " : "query: ")
+        << Indented(root.query, "      ") << '\n';
+  std::string holds;
+  for (const HeldLock& h : root.holds)
+    holds += (holds.empty() ? "" : "; ") + Clean(h.mode) + " on " + Clean(h.lock.Label());
+  if (!holds.empty()) out << "    holds: " << holds << '\n';
+  for (size_t i = 1; i < t.members.size(); ++i) {
+    const Backend& w = t.members[i].backend;
+    const std::string indent(2 * t.members[i].depth, ' ');
+    out << indent << WaitLine(w, t.edges) << '\n';
+    if (!w.query.empty()) out << indent << "  query: " << Indented(w.query, indent + "    ") << '\n';
+  }
+  out << '\n';
+}
+
+void SnapshotText::WriteCycle(const Event& ev, std::ostream& out) {
+  const WaitCycle& c = *ev.cycle;
+  out << Paint("1;31", "cycle " + std::to_string(++cycle_no_)) << "  " << Time(ev) << "  "
+      << Where(ev) << '\n';
+  out << "  " << Plural(c.members.size(), "process waits", "processes wait")
+      << " in a circle (not broken by the server yet):\n";
+  std::string ring;
+  for (const Backend& b : c.members) {
+    out << "    " << WaitLine(b, c.edges) << '\n';
+    ring += Clean(b.id) + " -> ";
+  }
+  out << "    " << ring << Clean(c.members.front().id) << '\n';
+  out << "  processes:\n";
+  for (const Backend& b : c.members) {
+    std::string who = Who(b.session);
+    std::string head = "    " + Clean(b.id) + (who.empty() ? "" : " (" + who + ")") + ": ";
+    out << head << (b.query.empty() ? "(query not in the snapshot)"
+                                     : Indented(b.query, std::string(head.size(), ' ')))
+        << '\n';
+  }
+  auto list = [](const std::vector<std::string>& ids) {
+    std::string s;
+    for (const std::string& id : ids) s += (s.empty() ? "" : ", ") + Clean(id);
+    return s;
+  };
+  if (!c.also_deadlocked.empty()) out << "  also in the knot: " << list(c.also_deadlocked) << '\n';
+  if (!c.waiting_behind.empty()) out << "  waiting behind it: " << list(c.waiting_behind) << '\n';
+  out << '\n';
+}
+
+void SnapshotText::WriteWaitChange(const Event& ev, std::ostream& out) const {
+  const WaitChange& w = *ev.wait_change;
+  const bool started = ev.type == EventType::kWaitStarted;
+  out << (started ? "wait started" : "wait ended") << "  " << Time(ev) << "  " << Where(ev)
+      << ": " << Clean(w.waiter.id) << (started ? " waits" : " waited");
+  if (!started && w.waited_ms) out << " at most " << Duration(*w.waited_ms);
+  out << " for " << Clean(w.waiter.wait_mode) << " on " << Clean(w.waiter.wait_lock.Label());
+  std::string by;
+  for (const std::string& b : w.blocked_by) by += (by.empty() ? "" : ", ") + Clean(b);
+  if (!by.empty()) out << ", blocked by " << by;
+  out << '\n';
+}
+
+}  // namespace lockgraph

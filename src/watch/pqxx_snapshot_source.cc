@@ -1,0 +1,125 @@
+// SnapshotSource over libpqxx 6.4: one connection per server, set up so that
+// the poller cannot harm it (docs/watch.md#safety). Every libpqxx exception
+// is caught here and becomes a Result; none leaves this file.
+#include <pqxx/pqxx>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+
+#include "watch/dsn.h"
+#include "watch/snapshot_source.h"
+
+namespace lockgraph {
+namespace {
+
+class PqxxSnapshotSource : public SnapshotSource {
+ public:
+  PqxxSnapshotSource(std::string dsn, const PollSettings& settings)
+      : dsn_(std::move(dsn)), settings_(settings),
+        label_(dsn_.empty() ? "PG environment" : MaskDsn(dsn_)) {}
+
+  std::string label() const override { return label_; }
+
+  Result Poll() override {
+    Result result;
+    if (!conn_ && !Connect(&result.error)) {
+      result.status = Result::Status::kConnectFailed;
+      return result;
+    }
+    try {
+      pqxx::nontransaction tx(*conn_);
+      auto start = std::chrono::steady_clock::now();
+      pqxx::result rows = tx.exec(PgSnapshotQuery());
+      std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+      result.snapshot = ToSnapshot(rows, &result.error);
+      if (rows.empty())  // nothing contested: ask the time, for wait_ended
+        result.snapshot.sampled_at =
+            tx.exec("SELECT pg_catalog.statement_timestamp()")[0][0].c_str();
+      result.snapshot.poll_ms = took.count();
+      result.snapshot.server = label_;
+    } catch (const pqxx::broken_connection& e) {
+      conn_.reset();
+      result.status = Result::Status::kConnectionLost;
+      result.error = "connection lost: " + FirstLine(e.what());
+    } catch (const pqxx::sql_error& e) {
+      result.status = Result::Status::kQueryFailed;
+      result.error = FirstLine(e.what()) + " (SQLSTATE " + e.sqlstate() + ")";
+      if (conn_ && !conn_->is_open()) conn_.reset();
+    } catch (const std::exception& e) {
+      conn_.reset();
+      result.status = Result::Status::kConnectionLost;
+      result.error = "connection lost: " + FirstLine(e.what());
+    }
+    return result;
+  }
+
+ private:
+  static std::string FirstLine(const std::string& s) {
+    std::string line = s.substr(0, s.find('\n'));
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    return line;
+  }
+
+  bool Connect(std::string* error) {
+    // Not to hang on a server that does not answer; the DSN may say otherwise.
+    setenv("PGCONNECT_TIMEOUT", std::to_string(settings_.connect_timeout_s).c_str(), 0);
+    try {
+      conn_ = std::make_unique<pqxx::connection>(dsn_);
+      pqxx::nontransaction tx(*conn_);
+      tx.exec(
+          "SET application_name = 'lockgraph';"
+          "SET default_transaction_read_only = on;"
+          "SET statement_timeout = " + std::to_string(settings_.statement_timeout_ms) + ";"
+          "SET lock_timeout = " + std::to_string(settings_.lock_timeout_ms) + ";"
+          "SET search_path = pg_catalog, public;"
+          "SET DateStyle = 'ISO';"
+          "SET TimeZone = 'UTC';");
+      if (dsn_.empty())
+        label_ = std::string("host=") + conn_->hostname() + " port=" + conn_->port() +
+                 " dbname=" + conn_->dbname();
+      return true;
+    } catch (const std::exception& e) {
+      conn_.reset();
+      *error = "could not connect: " + FirstLine(e.what());
+      return false;
+    }
+  }
+
+  PgSnapshot ToSnapshot(const pqxx::result& rows, std::string* error) const {
+    PgSnapshot snapshot;
+    std::map<std::string, pqxx::row::size_type, std::less<>> index;
+    std::vector<std::string> names;
+    for (pqxx::row::size_type c = 0; c < rows.columns(); ++c) {
+      names.emplace_back(rows.column_name(c));
+      index.emplace(names.back(), c);
+    }
+    snapshot.has_blocking_pids = HasBlockingPidsColumn(names);
+    for (const pqxx::row& r : rows) {
+      auto get = [&](std::string_view column) -> std::optional<std::string_view> {
+        auto it = index.find(column);
+        if (it == index.end() || r[it->second].is_null()) return std::nullopt;
+        return std::string_view(r[it->second].c_str(), r[it->second].size());
+      };
+      PgLockRow row;
+      std::string why;
+      if (PgLockRowFromColumns(get, &row, &why)) snapshot.rows.push_back(std::move(row));
+      else *error = "a row was not understood: " + why;
+    }
+    return snapshot;
+  }
+
+  std::string dsn_;
+  PollSettings settings_;
+  std::string label_;
+  std::unique_ptr<pqxx::connection> conn_;
+};
+
+}  // namespace
+
+std::unique_ptr<SnapshotSource> MakePqxxSnapshotSource(const std::string& dsn,
+                                                       const PollSettings& settings) {
+  return std::make_unique<PqxxSnapshotSource>(dsn, settings);
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,55 @@
+// The seam between `lockgraph watch` and a server: something that takes a
+// pg_locks snapshot on demand. The product's only implementation is
+// libpqxx's (MakePqxxSnapshotSource); tests run it against a real server.
+// Safety settings and the query's cost: docs/watch.md#safety.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "parsers/postgresql/pg_snapshot.h"
+
+namespace lockgraph {
+
+/// Session settings of the poller's own connection.
+struct PollSettings {
+  int statement_timeout_ms = 2000;  // bounds one poll on a busy server
+  int lock_timeout_ms = 100;        // the poller gives up rather than queue for a lock
+  int connect_timeout_s = 5;        // when the DSN and PGCONNECT_TIMEOUT say nothing
+};
+
+/// One server. Not thread-safe; not copyable. Implementations never throw.
+class SnapshotSource {
+ public:
+  virtual ~SnapshotSource() = default;
+
+  /// The server as it may be printed: the DSN with passwords masked, or
+  /// "host=... port=... dbname=..." once connected when no DSN was given.
+  virtual std::string label() const = 0;
+
+  struct Result {
+    enum class Status {
+      kOk,
+      kConnectFailed,   // could not connect (or set up the session)
+      kConnectionLost,  // the connection broke during the poll
+      kQueryFailed,     // the server refused or cancelled the query
+    };
+    Status status = Status::kOk;
+    PgSnapshot snapshot;  // kOk: rows, has_blocking_pids, poll_ms, server
+    std::string error;    // otherwise: the server's or libpq's message
+  };
+
+  /// Connects when not connected, then runs docs/snapshot.sql once.
+  virtual Result Poll() = 0;
+};
+
+/// `dsn` as libpq takes it (key=value or URI); empty: PG* environment
+/// variables, service file, defaults.
+std::unique_ptr<SnapshotSource> MakePqxxSnapshotSource(const std::string& dsn,
+                                                       const PollSettings& settings);
+
+/// The query `watch` runs: docs/snapshot.sql, byte for byte (a unit test
+/// compares them).
+const char* PgSnapshotQuery();
+
+}  // namespace lockgraph

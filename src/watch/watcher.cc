@@ -1,0 +1,206 @@
+// See watcher.h. Servers are polled one after the other in each round; a
+// poll is bounded by the session's statement_timeout, a connection attempt
+// by connect_timeout, so one slow server delays a round, never stops it.
+#include "watch/watcher.h"
+
+#include <csignal>
+#include <chrono>
+#include <thread>
+
+#include "emit/emitter.h"
+#include "emit/event_json.h"
+#include "emit/snapshot_text.h"
+#include "watch/wait_tracker.h"
+
+namespace lockgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void OnStopSignal(int) { g_stop = 1; }
+
+struct Server {
+  std::unique_ptr<SnapshotSource> source;
+  WaitTracker tracker;
+  bool ever_ok = false;
+  bool failed = false;            // the last attempt failed
+  std::string error;              // of the last attempt
+  double backoff_ms = 0;
+  Clock::time_point next_try{};
+  PgSnapshotAnalysis analysis;    // of the last successful poll
+  bool printed_failed = false;    // what the last printed picture showed
+};
+
+struct Round {
+  bool changed = false;         // worth printing for piped text, json, dot
+  std::vector<Event> ndjson;    // the changes
+};
+
+double MsSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+class Watcher {
+ public:
+  Watcher(std::vector<std::unique_ptr<SnapshotSource>> sources, const WatchOptions& options,
+          std::ostream& out, std::ostream& err)
+      : options_(options), out_(out), err_(err), text_(options.color) {
+    for (auto& s : sources) {
+      servers_.emplace_back();
+      servers_.back().source = std::move(s);
+    }
+    if (options_.format != "text" && options_.format != "ndjson")
+      for (auto& e : RegisterBuiltinEmitters())
+        if (e->Name() == options_.format) emitter_ = std::move(e);
+  }
+
+  int Run() {
+    const Clock::time_point start = Clock::now();
+    bool all_ok = true;
+    for (uint64_t round = 0;; ++round) {
+      const Clock::time_point round_start = Clock::now();
+      Round r;
+      for (Server& s : servers_) all_ok = PollOne(s, &r) && all_ok;
+      Print(r, round == 0);
+      if (options_.once || g_stop) break;
+      if (!SleepUntil(round_start, start)) break;
+    }
+    if (options_.format == "ndjson") WriteNdjsonSummary();
+    for (const Server& s : servers_)
+      if (!s.ever_ok) return 2;
+    return options_.once && !all_ok ? 2 : 0;
+  }
+
+ private:
+  // False when the poll was due and failed.
+  bool PollOne(Server& s, Round* r) {
+    if (Clock::now() < s.next_try) return true;  // down; waiting to reconnect
+    SnapshotSource::Result res = s.source->Poll();
+    ++polls_;
+    if (res.status != SnapshotSource::Result::Status::kOk) return Failed(s, res, r);
+    if (!res.error.empty()) err_ << "lockgraph watch: " << s.source->label() << ": " << res.error << '\n';
+    r->changed = r->changed || s.failed;
+    s.ever_ok = true;
+    s.failed = false;
+    s.backoff_ms = 0;
+    s.analysis = AnalyzePgSnapshot(res.snapshot);
+    std::vector<Event> changes = s.tracker.Update(s.analysis.backends, s.analysis.edges, s.analysis.events);
+    r->changed = r->changed || s.tracker.shape_changed();
+    for (Event& ev : changes) r->ndjson.push_back(std::move(ev));
+    return true;
+  }
+
+  bool Failed(Server& s, const SnapshotSource::Result& res, Round* r) {
+    ++failures_;
+    r->changed = r->changed || !s.failed;
+    s.failed = true;
+    s.error = res.error;
+    std::string msg = "lockgraph watch: " + s.source->label() + ": " + res.error;
+    if (res.status != SnapshotSource::Result::Status::kQueryFailed && !options_.once) {
+      s.backoff_ms = std::min(options_.max_backoff_ms, s.backoff_ms == 0 ? 1000 : s.backoff_ms * 2);
+      s.next_try = Clock::now() + std::chrono::milliseconds(int64_t(s.backoff_ms));
+      msg += "; retrying in " + SnapshotText::Duration(s.backoff_ms);
+    }
+    err_ << msg << '\n';
+    err_.flush();
+    return false;
+  }
+
+  // Sleeps to the next round; false when the duration is over or a signal came.
+  bool SleepUntil(Clock::time_point round_start, Clock::time_point start) {
+    auto next = round_start + std::chrono::milliseconds(int64_t(options_.interval_ms));
+    while (Clock::now() < next && !g_stop) {
+      if (options_.duration_ms && MsSince(start) >= *options_.duration_ms) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return !g_stop && !(options_.duration_ms && MsSince(start) >= *options_.duration_ms);
+  }
+
+  void Print(const Round& r, bool first) {
+    if (options_.format == "ndjson") {
+      for (const Event& ev : r.ndjson) out_ << DumpJson(EventToJson(ev), -1) << '\n';
+    } else if (options_.format == "text" && options_.refresh) {
+      PrintScreen();
+    } else if (first || r.changed) {
+      if (options_.format == "json") PrintJson();
+      else if (emitter_) PrintWithEmitter();
+      else PrintText();
+    }
+    out_.flush();
+  }
+
+  void PrintText() {
+    text_ = SnapshotText(options_.color);  // each picture numbers from 1
+    for (const Server& s : servers_) {
+      if (s.failed) out_ << "server " << s.source->label() << ": " << s.error << "\n\n";
+      else if (s.ever_ok) for (const Event& ev : s.analysis.events) text_.Write(ev, out_);
+    }
+  }
+
+  void PrintScreen() {
+    out_ << "\x1b[H\x1b[2J";  // home, clear: the terminal shows this poll only
+    out_ << "lockgraph watch: " << servers_.size() << (servers_.size() == 1 ? " server" : " servers")
+         << ", every " << SnapshotText::Duration(options_.interval_ms) << " (Ctrl-C stops)\n\n";
+    PrintText();
+  }
+
+  void PrintJson() {
+    nlohmann::ordered_json doc;
+    doc["schema_version"] = kSchemaVersion;
+    doc["tool"] = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
+    nlohmann::ordered_json servers = nlohmann::ordered_json::array();
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
+    for (const Server& s : servers_) {
+      nlohmann::ordered_json sj = {{"server", s.source->label()}, {"ok", !s.failed && s.ever_ok}};
+      if (s.failed) sj["error"] = s.error;
+      servers.push_back(std::move(sj));
+      if (!s.failed && s.ever_ok)
+        for (const Event& ev : s.analysis.events) events.push_back(EventToJson(ev));
+    }
+    doc["servers"] = std::move(servers);
+    doc["events"] = std::move(events);
+    out_ << DumpJson(doc, 2) << '\n';
+  }
+
+  void PrintWithEmitter() {
+    Report report;
+    for (const Server& s : servers_)
+      if (!s.failed && s.ever_ok)
+        report.events.insert(report.events.end(), s.analysis.events.begin(), s.analysis.events.end());
+    emitter_->Write(report, out_);
+  }
+
+  void WriteNdjsonSummary() {
+    nlohmann::ordered_json j = {{"type", "summary"}, {"servers", servers_.size()},
+                                {"polls", polls_}, {"failed_polls", failures_}};
+    out_ << DumpJson(j, -1) << '\n';
+  }
+
+  WatchOptions options_;
+  std::ostream& out_;
+  std::ostream& err_;
+  std::vector<Server> servers_;
+  std::unique_ptr<Emitter> emitter_;  // dot
+  SnapshotText text_;
+  uint64_t polls_ = 0, failures_ = 0;
+};
+
+}  // namespace
+
+int RunWatch(std::vector<std::unique_ptr<SnapshotSource>> sources, const WatchOptions& options,
+             std::ostream& out, std::ostream& err) {
+  g_stop = 0;
+  struct sigaction sa = {};
+  sa.sa_handler = OnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old_int, old_term;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int code = Watcher(std::move(sources), options, out, err).Run();
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  return code;
+}
+
+}  // namespace lockgraph

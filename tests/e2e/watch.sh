@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# End-to-end test of `lockgraph watch` and of pg_locks snapshots as an input of
+# `analyze`, against a real PostgreSQL server (registered in CTest as e2e_watch).
+#
+#   tests/e2e/watch.sh LOCKGRAPH_BIN
+#
+# Starts a throwaway cluster on a free loopback port (log_statement = 'all', so that
+# the poller's session settings can be read back), builds each situation of
+# scripts/watch-scenarios.sh and, while it holds, checks that `watch --once` and
+# `analyze` of the same moment saved three ways (docs/snapshot.sql as CSV and JSON,
+# a plain pg_locks dump) report it exactly: members, root, depths, modes, locks, edge
+# bases, cycle. Then the four at once (text, json, ndjson), several servers, the PG*
+# environment and a service file, password masking, the poller's session settings,
+# a poller that gives up instead of waiting for a lock, a reconnect after the poller's
+# backend is killed, and exit codes. Prints one line per check and "N passed, M failed".
+# Needs: PostgreSQL 14+ server and client, python3.
+set -uo pipefail
+
+BIN=${1:-}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+CLUSTER="$ROOT/scripts/pg-cluster.sh"
+if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
+
+T0=$SECONDS
+WORK=$(mktemp -d /tmp/lockgraph-e2e-watch.XXXXXX) || exit 2
+chmod 755 "$WORK"
+PGDIR="$WORK/pg"
+BG_PIDS=()
+cleanup() {
+  for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
+  if [ -n "${KEEP_E2E_WORK:-}" ]; then echo "e2e_watch: work dir kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PASSED=0
+FAILED=0
+check() {  # check pass|fail NAME [DETAIL]
+  if [ "$1" = pass ]; then PASSED=$((PASSED + 1)); echo "PASS  $2${3:+ - $3}"
+  else FAILED=$((FAILED + 1)); echo "FAIL  $2${3:+ - $3}"; fi
+}
+finish() {
+  echo "e2e_watch: took $((SECONDS - T0)) s"
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+  exit $?
+}
+[ -n "$BIN" ] && [ -x "$BIN" ] || { check fail "lockgraph binary" "not found: '$BIN'"; finish; }
+command -v python3 >/dev/null || { check fail "python3" "required"; finish; }
+
+# ---- cluster ----------------------------------------------------------------------------
+source "$ROOT/scripts/scenarios.sh"
+source "$ROOT/scripts/watch-scenarios.sh"
+started=""
+for attempt in 1 2 3 4 5; do
+  PORT=$(lg_free_port)
+  [ -n "$PORT" ] || continue
+  if PGCLUSTER_EXTRA_CONF="log_statement = 'all'" \
+     "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/cluster-start.out" 2>&1; then started=1; break; fi
+  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
+done
+[ -n "$started" ] || { cat "$WORK/cluster-start.out"; check fail "cluster" "could not start"; finish; }
+LG_PG_PORT=$PORT
+LG_WORKDIR="$WORK/scenarios"
+lg_setup >/dev/null && lgw_setup || { check fail "setup" "lg_setup/lgw_setup failed"; finish; }
+DSN="host=127.0.0.1 port=$PORT user=postgres dbname=$LG_PG_DB"
+PSQL=("$(_lg_bindir)/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$LG_PG_DB")
+echo "e2e_watch: cluster on 127.0.0.1:$PORT in $PGDIR"
+
+# ---- exact checks (python reads lockgraph's JSON and the scenario pids) -----------------
+pids_file() {
+  local k
+  for k in "${!LG_PIDS[@]}"; do printf '%s=%s\n' "$k" "${LG_PIDS[$k]}"; done >"$WORK/pids.txt"
+}
+
+# verify SCENARIO KIND FILE: KIND is watch (a `watch --once --format json` document),
+# analyze (an `analyze --format json` document with server-reported edges) or derived
+# (analyze of a plain pg_locks dump). Prints "ok" or what differs.
+verify() {
+  python3 - "$1" "$2" "$3" "$WORK/pids.txt" <<'PY'
+import json, sys
+scen, kind, path, pids_path = sys.argv[1:5]
+P = {}
+for line in open(pids_path):
+    k, v = line.strip().split("=", 1)
+    P[k] = int(v)
+try:
+    doc = json.load(open(path))
+except Exception as e:  # noqa: BLE001
+    print(f"no JSON: {e}"); sys.exit()
+events = doc.get("events", [])
+derived = kind == "derived"
+chains = [e for e in events if e["type"] == "chain"]
+cycles = [e for e in events if e["type"] == "cycle"]
+snaps = [e for e in events if e["type"] == "snapshot"]
+
+def lock(e):
+    l = e["lock"]
+    if l["type"] == "transactionid": return ("transactionid", l["transactionid"])
+    if l["type"] == "relation": return ("relation", l["relation"])
+    if l["type"] == "advisory": return ("advisory", l["database"], l["classid"], l["objid"], l["objsubid"])
+    return (l["type"],)
+
+def edges(ev):
+    return [(e["waiter"], e["blocker"], e["mode"], lock(e), e["basis"], e.get("derived", False))
+            for e in ev["edges"]]
+
+def members(ev):
+    return [(m["id"], m.get("depth")) for m in ev["members"]]
+
+want_chains, want_cycles = [], []
+if scen in ("chain", "all"):
+    A, B, C = P["chain.A"], P["chain.B"], P["chain.C"]
+    want_chains.append((A, "active", [(A, 0), (B, 1), (C, 2)],
+        [(B, A, "ShareLock", ("transactionid", P["chain.A.xid"]), "hard", derived),
+         (C, B, "ShareLock", ("transactionid", P["chain.B.xid"]), "hard", derived)]))
+if scen in ("idle_blocker", "all"):
+    D, E = P["idle_blocker.D"], P["idle_blocker.E"]
+    want_chains.append((D, "idle in transaction", [(D, 0), (E, 1)],
+        [(E, D, "ShareLock", ("transactionid", P["idle_blocker.D.xid"]), "hard", derived)]))
+if scen in ("ddl_queue", "all"):
+    H, I, J, rel = P["ddl_queue.H"], P["ddl_queue.I"], P["ddl_queue.J"], P["ddl_queue.relation"]
+    want_chains.append((H, "active", [(H, 0), (I, 1), (J, 2)],
+        [(I, H, "AccessExclusiveLock", ("relation", rel), "hard", derived),
+         (J, I, "AccessShareLock", ("relation", rel), "soft", derived)]))
+if scen in ("advisory_cycle", "all"):
+    F, G, db = P["advisory_cycle.F"], P["advisory_cycle.G"], P["database"]
+    e_f = (F, G, "ExclusiveLock", ("advisory", db, 0, 102, 1), "hard", derived)
+    e_g = (G, F, "ExclusiveLock", ("advisory", db, 0, 101, 1), "hard", derived)
+    want_cycles.append(([F, G], [e_f, e_g]) if F < G else ([G, F], [e_g, e_f]))
+want_chains.sort()
+
+problems = []
+if len(snaps) != 1:
+    problems.append(f"{len(snaps)} snapshot events")
+elif snaps[0]["blocking"] != ("conflict_matrix" if derived else "pg_blocking_pids"):
+    problems.append(f"blocking {snaps[0]['blocking']}")
+got_chains = sorted((c["root_blocker"], c["members"][0].get("state", "active" if derived else None),
+                     members(c), edges(c)) for c in chains)
+if derived:  # a plain dump has no pg_stat_activity: no state to compare
+    want_chains = [(r, "active", m, e) for r, _, m, e in want_chains]
+    got_chains = [(r, "active", m, e) for r, _, m, e in got_chains]
+if got_chains != want_chains:
+    problems.append(f"chains {got_chains} != {want_chains}")
+got_cycles = [([m["id"] for m in c["members"]], edges(c)) for c in cycles]
+if got_cycles != want_cycles:
+    problems.append(f"cycles {got_cycles} != {want_cycles}")
+if snaps and snaps[0].get("chains") != len(want_chains):
+    problems.append(f"snapshot.chains {snaps[0].get('chains')}")
+print("ok" if not problems else "; ".join(problems))
+PY
+}
+
+# capture_and_check SCENARIO : runs while the scenario holds.
+capture_and_check() {
+  local scen=$1 d="$WORK/$1" out kind file
+  mkdir -p "$d"
+  pids_file
+  timeout 30 "$BIN" watch --once --format json "$DSN" >"$d/watch.json" 2>"$d/watch.err"
+  echo $? >"$d/watch.rc"
+  "${PSQL[@]}" --csv -f "$ROOT/docs/snapshot.sql" >"$d/snapshot.csv" 2>"$d/psql.err"
+  "${PSQL[@]}" -At -c "SELECT json_agg(s) FROM ($(cat "$ROOT/docs/snapshot.sql")) s" \
+    >"$d/snapshot.json" 2>>"$d/psql.err"
+  "${PSQL[@]}" --csv -c "SELECT * FROM pg_catalog.pg_locks" >"$d/pg_locks.csv" 2>>"$d/psql.err"
+  for file in snapshot.csv snapshot.json pg_locks.csv; do
+    timeout 30 "$BIN" analyze --format json "$d/$file" >"$d/$file.out.json" 2>"$d/$file.err"
+  done
+  out=$(verify "$scen" watch "$d/watch.json")
+  [ "$(cat "$d/watch.rc")" = 0 ] || out="exit $(cat "$d/watch.rc"): $(head -c 300 "$d/watch.err"); $out"
+  [ "$out" = ok ] && check pass "$scen: watch --once" || check fail "$scen: watch --once" "$out"
+  for file in snapshot.csv snapshot.json pg_locks.csv; do
+    kind=analyze
+    [ "$file" = pg_locks.csv ] && kind=derived
+    out=$(verify "$scen" "$kind" "$d/$file.out.json")
+    if [ "$out" = ok ]; then check pass "$scen: analyze $file"
+    else check fail "$scen: analyze $file" "$out"; fi
+  done
+}
+
+for scen in chain idle_blocker advisory_cycle ddl_queue; do
+  lgw_hold "$scen" capture_and_check "$scen" >"$WORK/$scen.hold.out" 2>&1 \
+    || { cat "$WORK/$scen.hold.out"; check fail "$scen: scenario" "could not be built"; }
+  grep -E '^(PASS|FAIL)' "$WORK/$scen.hold.out"  # check() counted them already
+done
+
+# ---- all four at once, and the live-view behaviours -------------------------------------
+all_at_once() {
+  local d="$WORK/all" out n
+  mkdir -p "$d"
+  pids_file
+  capture_and_check all
+  # text: every root, the idle-in-transaction flag, the cycle line.
+  "$BIN" watch --once "$DSN" >"$d/watch.txt" 2>&1
+  out=""
+  grep -q "(!) idle in transaction" "$d/watch.txt" || out+="no '(!) idle in transaction'; "
+  grep -q "^    ${LG_PIDS[advisory_cycle.F]} -> ${LG_PIDS[advisory_cycle.G]} -> ${LG_PIDS[advisory_cycle.F]}\$" \
+    "$d/watch.txt" || grep -q "^    ${LG_PIDS[advisory_cycle.G]} -> ${LG_PIDS[advisory_cycle.F]} -> ${LG_PIDS[advisory_cycle.G]}\$" \
+    "$d/watch.txt" || out+="no cycle line; "
+  n=$(grep -c "^chain [0-9]" "$d/watch.txt")
+  [ "$n" = 3 ] || out+="$n chains; "
+  [ -z "$out" ] && check pass "all: watch --once text view" || check fail "all: watch --once text view" "$out"
+  # ndjson --once: every wait started, each chain and the cycle once, a summary.
+  "$BIN" watch --once --format ndjson "$DSN" >"$d/watch.ndjson" 2>"$d/ndjson.err"
+  out=$(python3 - "$d/watch.ndjson" <<'PY'
+import json, sys
+types = [json.loads(l)["type"] for l in open(sys.argv[1])]
+want = ["wait_started"] * 7 + ["cycle"] + ["chain"] * 3 + ["summary"]
+print("ok" if types == want else f"types {types}")
+PY
+)
+  [ "$out" = ok ] && check pass "all: watch --once --format ndjson" || check fail "all: watch --once --format ndjson" "$out"
+  # dot: one cluster per chain and per cycle, a graph dot accepts.
+  "$BIN" watch --once --format dot "$DSN" >"$d/watch.dot" 2>/dev/null
+  n=$(grep -c "subgraph cluster_" "$d/watch.dot")
+  if [ "$n" = 4 ] && { ! command -v dot >/dev/null || dot -Tsvg "$d/watch.dot" >/dev/null 2>&1; }; then
+    check pass "all: watch --once --format dot" "4 clusters"
+  else
+    check fail "all: watch --once --format dot" "$n clusters"
+  fi
+  # Several servers from one process: the same server under two DSNs.
+  "$BIN" watch --once --format json "$DSN" "postgresql://postgres@127.0.0.1:$PORT/postgres" \
+    >"$d/two.json" 2>"$d/two.err"
+  out=$(python3 - "$d/two.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+servers = [s["server"] for s in d["servers"] if s["ok"]]
+per = {}
+for e in d["events"]:
+    if e["type"] in ("chain", "cycle"):
+        per[e["source"]["server"]] = per.get(e["source"]["server"], 0) + 1
+print("ok" if len(servers) == 2 and sorted(per.values()) == [4, 4] else f"servers {servers}, events {per}")
+PY
+)
+  [ "$out" = ok ] && check pass "several servers from one process" || check fail "several servers from one process" "$out"
+}
+lgw_hold all all_at_once >"$WORK/all.hold.out" 2>&1 || check fail "all: scenario" "could not be built"
+grep -E '^(PASS|FAIL)' "$WORK/all.hold.out"
+
+# ---- connection handling ----------------------------------------------------------------
+# PG* environment variables, then a service file, with no DSN at all.
+out=$(PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=postgres PGDATABASE=$LG_PG_DB \
+      "$BIN" watch --once --format json 2>&1 | python3 -c \
+      'import json,sys; d=json.load(sys.stdin); print("ok" if d["servers"][0]["ok"] else d)' 2>&1)
+[ "$out" = ok ] && check pass "no DSN: PG* environment variables" || check fail "no DSN: PG* environment variables" "$out"
+printf '[lgtest]\nhost=127.0.0.1\nport=%s\nuser=postgres\ndbname=%s\n' "$PORT" "$LG_PG_DB" >"$WORK/pg_service.conf"
+out=$(env -u PGHOST -u PGPORT PGSERVICEFILE="$WORK/pg_service.conf" PGSERVICE=lgtest \
+      "$BIN" watch --once --format json 2>&1 | python3 -c \
+      'import json,sys; d=json.load(sys.stdin); print("ok" if d["servers"][0]["ok"] else d)' 2>&1)
+[ "$out" = ok ] && check pass "no DSN: PGSERVICE and a service file" || check fail "no DSN: PGSERVICE and a service file" "$out"
+
+# Passwords are never printed: not on success, not on failure.
+SECRET="sekret-$RANDOM$RANDOM"
+"$BIN" watch --once "$DSN password=$SECRET" "postgresql://postgres:$SECRET@127.0.0.1:1/x" \
+  >"$WORK/mask.out" 2>&1
+if grep -q "$SECRET" "$WORK/mask.out"; then check fail "passwords are masked" "$(grep -m1 "$SECRET" "$WORK/mask.out")"
+elif grep -q "password=\*\*\*" "$WORK/mask.out" && grep -q "postgres:\*\*\*@127.0.0.1:1" "$WORK/mask.out"; then
+  check pass "passwords are masked" "key=value and URI, stdout and stderr"
+else check fail "passwords are masked" "masked labels not found"; fi
+
+# The poller's own session: read-only, timeouts, application_name (from log_statement).
+LOG="$PGDIR/log/postgresql.log"
+out=""
+for want in "SET application_name = 'lockgraph'" "SET default_transaction_read_only = on" \
+            "SET statement_timeout = 2000" "SET lock_timeout = 100"; do
+  grep -qF "$want" "$LOG" || out+="no '$want'; "
+done
+n=$(grep -c "lockgraph/lockgraph LOG:  statement: -- lockgraph snapshot" "$LOG")
+[ "$n" -gt 0 ] || out+="no snapshot query logged under application_name lockgraph; "
+[ -z "$out" ] && check pass "poller session: read-only, statement_timeout, lock_timeout, application_name" \
+  || check fail "poller session: read-only, statement_timeout, lock_timeout, application_name" "$out"
+
+# The poller never queues for a lock: with pg_locks itself locked it gives up at once.
+# (pg_locks is what is locked: wait for the locker through pg_stat_activity only.)
+PGAPPNAME=lg_locker "${PSQL[@]}" -q \
+  -c "BEGIN; LOCK TABLE pg_catalog.pg_locks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(20); COMMIT;" \
+  >/dev/null 2>&1 &
+BG_PIDS+=($!)
+for _ in $(seq 1 100); do
+  [ "$("${PSQL[@]}" -At -c "select count(*) from pg_stat_activity where application_name = 'lg_locker' and wait_event = 'PgSleep'")" = 1 ] && break
+  sleep 0.1
+done
+t=$SECONDS
+timeout 15 "$BIN" watch --once "$DSN" >"$WORK/locked.out" 2>"$WORK/locked.err"
+rc=$?
+"${PSQL[@]}" -q -c "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'lg_locker'" >/dev/null
+if [ $rc = 2 ] && grep -q "lock timeout" "$WORK/locked.err" && [ $((SECONDS - t)) -le 3 ]; then
+  check pass "poller gives up instead of waiting for a lock" "exit 2 in $((SECONDS - t)) s: $(head -c 120 "$WORK/locked.err")"
+else
+  check fail "poller gives up instead of waiting for a lock" "exit $rc after $((SECONDS - t)) s: $(head -c 200 "$WORK/locked.err")"
+fi
+
+# Reconnect with backoff: kill the poller's backend while it watches.
+"$BIN" watch --format ndjson --interval 200ms --duration 7s "$DSN" >"$WORK/reconnect.ndjson" \
+  2>"$WORK/reconnect.err" &
+wpid=$!
+BG_PIDS+=($wpid)
+seen=""
+for _ in $(seq 1 140); do
+  p=$("${PSQL[@]}" -At -c "select pid from pg_stat_activity where application_name = 'lockgraph'")
+  if [ -n "$p" ] && [[ " $seen " != *" $p "* ]]; then
+    seen+=" $p"
+    [ "$(echo $seen | wc -w)" = 1 ] && "${PSQL[@]}" -q -c "select pg_terminate_backend($p)" >/dev/null
+  fi
+  kill -0 $wpid 2>/dev/null || break
+  sleep 0.05
+done
+wait $wpid
+rc=$?
+out=$(python3 - "$WORK/reconnect.ndjson" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+print("ok" if s["type"] == "summary" and s["failed_polls"] >= 1 and s["polls"] > s["failed_polls"] + 2 else s)
+PY
+)
+if [ $rc = 0 ] && [ "$(echo $seen | wc -w)" -ge 2 ] && grep -q "retrying in 1.0 s" "$WORK/reconnect.err" && [ "$out" = ok ]; then
+  check pass "reconnect with backoff after the poller's backend is killed" "backends$seen; $(head -c 150 "$WORK/reconnect.err")"
+else
+  check fail "reconnect with backoff after the poller's backend is killed" "exit $rc, backends '$seen', $out, $(head -c 200 "$WORK/reconnect.err")"
+fi
+
+# Exit codes: usage error, a server that cannot be reached.
+"$BIN" watch --interval 10ms "$DSN" >/dev/null 2>"$WORK/usage.err"; rc1=$?
+"$BIN" watch --once "host=127.0.0.1 port=1" >/dev/null 2>&1; rc2=$?
+"$BIN" watch --once "$DSN" >/dev/null 2>&1; rc3=$?
+if [ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 0 ]; then check pass "exit codes" "usage 2, unreachable 2, ok 0"
+else check fail "exit codes" "usage $rc1, unreachable $rc2, ok $rc3: $(cat "$WORK/usage.err")"; fi
+
+finish

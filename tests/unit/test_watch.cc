@@ -1,0 +1,108 @@
+// `lockgraph watch` pieces that need no server: masking passwords, durations,
+// and what changes between two polls. The polling itself is tested against a
+// real server by tests/e2e/watch.sh.
+#include <catch2/catch.hpp>
+
+#include "parsers/postgresql/pg_snapshot.h"
+#include "support.h"
+#include "watch/dsn.h"
+#include "watch/duration.h"
+#include "watch/snapshot_source.h"
+#include "watch/wait_tracker.h"
+
+namespace lockgraph {
+namespace {
+
+PgSnapshotAnalysis Poll(const std::string& sampled_at,
+                        std::vector<std::tuple<int, const char*, bool, const char*>> rows) {
+  PgSnapshot s;
+  s.has_blocking_pids = false;
+  s.server = "db1";
+  s.sampled_at = sampled_at;
+  for (auto& [pid, xid, granted, mode] : rows) {
+    PgLockRow r;
+    r.sampled_at = sampled_at;
+    r.pid = pid;
+    r.locktype = "transactionid";
+    r.transactionid = xid;
+    r.mode = mode;
+    r.granted = granted;
+    if (!granted) r.waitstart = "2026-01-01 00:00:00+00";
+    s.rows.push_back(r);
+  }
+  return AnalyzePgSnapshot(s);
+}
+
+std::string Kinds(const std::vector<Event>& events) {
+  std::string s;
+  for (const Event& ev : events)
+    s += (s.empty() ? "" : ", ") + std::string(EventTypeName(ev.type)) + " " +
+         std::to_string(ev.pid.value_or(-1));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("docs/snapshot.sql is the query watch runs", "[watch]") {
+  CHECK(test::ReadFile(std::string(LOCKGRAPH_SOURCE_DIR) + "/docs/snapshot.sql") ==
+        PgSnapshotQuery());
+}
+
+TEST_CASE("MaskDsn hides every password, in both libpq forms", "[watch]") {
+  CHECK(MaskDsn("host=db1 dbname=shop password=s3cret user=app") ==
+        "host=db1 dbname=shop password=*** user=app");
+  CHECK(MaskDsn("host=db1 password = 'it\\'s a secret' sslpassword=x") ==
+        "host=db1 password = *** sslpassword=***");
+  CHECK(MaskDsn("postgresql://app:s3cret@db1:5432/shop?sslmode=require&password=again") ==
+        "postgresql://app:***@db1:5432/shop?sslmode=require&password=***");
+  CHECK(MaskDsn("postgres://app@db1/shop") == "postgres://app@db1/shop");
+  CHECK(MaskDsn("postgresql://app:p%40ss@[::1]:5432") == "postgresql://app:***@[::1]:5432");
+  CHECK(MaskDsn("service=prod") == "service=prod");
+  CHECK(MaskDsn("") == "");
+}
+
+TEST_CASE("durations on the command line", "[watch]") {
+  CHECK(ParseDurationMs("250ms") == 250);
+  CHECK(ParseDurationMs("1s") == 1000);
+  CHECK(ParseDurationMs("1.5s") == 1500);
+  CHECK(ParseDurationMs("2") == 2000);
+  CHECK(ParseDurationMs("2m") == 120000);
+  CHECK(ParseDurationMs("1h") == 3600000);
+  CHECK_FALSE(ParseDurationMs("-1s"));
+  CHECK_FALSE(ParseDurationMs("1 s"));
+  CHECK_FALSE(ParseDurationMs("s"));
+  CHECK_FALSE(ParseDurationMs("1d"));
+}
+
+TEST_CASE("WaitTracker: waits start and end between polls; chains only when they change",
+          "[watch]") {
+  WaitTracker t;
+  // Poll 1: 200 waits for 100's transaction.
+  auto p1 = Poll("2026-01-01 00:00:01+00", {{100, "900", true, "ExclusiveLock"},
+                                            {200, "900", false, "ShareLock"}});
+  auto e1 = t.Update(p1.backends, p1.edges, p1.events);
+  CHECK(Kinds(e1) == "wait_started 200, chain 100");
+  CHECK(e1[0].wait_change->blocked_by == std::vector<std::string>{"100"});
+  CHECK(e1[0].server == "db1");
+  CHECK(t.shape_changed());
+  // Poll 2: the same picture, one second older: nothing to say.
+  auto p2 = Poll("2026-01-01 00:00:02+00", {{100, "900", true, "ExclusiveLock"},
+                                            {200, "900", false, "ShareLock"}});
+  CHECK(Kinds(t.Update(p2.backends, p2.edges, p2.events)).empty());
+  CHECK_FALSE(t.shape_changed());
+  // Poll 3: 300 queues behind 100 too; the chain grows.
+  auto p3 = Poll("2026-01-01 00:00:03+00", {{100, "900", true, "ExclusiveLock"},
+                                            {200, "900", false, "ShareLock"},
+                                            {300, "900", false, "ShareLock"}});
+  CHECK(Kinds(t.Update(p3.backends, p3.edges, p3.events)) == "wait_started 300, chain 100");
+  CHECK(t.shape_changed());
+  // Poll 4: 100 committed: both waits end; no chain left.
+  auto p4 = Poll("2026-01-01 00:00:04+00", {});
+  auto e4 = t.Update(p4.backends, p4.edges, p4.events);
+  CHECK(Kinds(e4) == "wait_ended 200, wait_ended 300");
+  // Waiting since 00:00:00, last seen at 00:00:03, gone at 00:00:04.
+  CHECK(e4[0].wait_change->waited_ms == Approx(4000));
+  CHECK(t.shape_changed());
+}
+
+}  // namespace lockgraph
