@@ -28,6 +28,11 @@ class PqxxSnapshotSource : public SnapshotSource {
       return result;
     }
     try {
+      // A server that ended the session while it was idle (a terminated
+      // backend, a restart) is noticed here, before a query is sent:
+      // libpqxx 6.4 leaks the PGresult of a query the connection dies in.
+      conn_->get_notifs();
+      if (!conn_->is_open()) throw pqxx::broken_connection("the server closed the connection");
       pqxx::nontransaction tx(*conn_);
       auto start = std::chrono::steady_clock::now();
       pqxx::result rows = tx.exec(PgSnapshotQuery());
@@ -66,6 +71,13 @@ class PqxxSnapshotSource : public SnapshotSource {
     setenv("PGCONNECT_TIMEOUT", std::to_string(settings_.connect_timeout_s).c_str(), 0);
     try {
       conn_ = std::make_unique<pqxx::connection>(dsn_);
+      // libpqxx 6 silently reconnects a broken connection, which would lose
+      // the SETs below (read-only, timeouts) and leaks a PGresult on the way;
+      // this class reconnects itself, with the settings and a backoff.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      conn_->inhibit_reactivation(true);
+#pragma GCC diagnostic pop
       pqxx::nontransaction tx(*conn_);
       tx.exec(
           "SET application_name = 'lockgraph';"
