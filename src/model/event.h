@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/finding.h"
 #include "model/lock_target.h"
 
 namespace lockgraph {
@@ -260,6 +261,11 @@ struct Event {
   std::optional<BlockingTree> chain;     // kChain
   std::optional<WaitCycle> cycle;        // kCycle
   std::optional<WaitChange> wait_change; // kWaitStarted, kWaitEnded
+  /// What the rules found about this event (rules/rule.h), in rule order.
+  std::vector<Finding> findings;
+  /// Deadlocks: the grouping key that ignores pids, xids, times and literal
+  /// values (src/analysis/signature.h). Empty for other events.
+  std::string signature;
 };
 
 const char* EventTypeName(EventType t);

@@ -1,0 +1,180 @@
+// See sql_lexer.h. Follows PostgreSQL's scan.l where it matters for
+// telling literals from identifiers; everything else is a symbol.
+#include "analysis/sql_lexer.h"
+
+#include <cctype>
+
+namespace lockgraph {
+namespace {
+
+bool IsIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || std::isdigit(c) || c == '$'; }
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view sql) : s_(sql) {}
+
+  std::vector<SqlToken> Run() {
+    std::vector<SqlToken> out;
+    while (SkipSpaceAndComments()) out.push_back(Next());
+    return out;
+  }
+
+ private:
+  bool SkipSpaceAndComments() {
+    for (;;) {
+      if (i_ >= s_.size()) return false;
+      unsigned char c = s_[i_];
+      if (std::isspace(c)) {
+        ++i_;
+      } else if (s_.compare(i_, 2, "--") == 0) {
+        size_t nl = s_.find('\n', i_);
+        i_ = nl == std::string_view::npos ? s_.size() : nl + 1;
+      } else if (s_.compare(i_, 2, "/*") == 0) {
+        SkipBlockComment();
+      } else {
+        return true;
+      }
+    }
+  }
+
+  void SkipBlockComment() {  // nested, as in PostgreSQL
+    int depth = 0;
+    while (i_ < s_.size()) {
+      if (s_.compare(i_, 2, "/*") == 0) {
+        ++depth;
+        i_ += 2;
+      } else if (s_.compare(i_, 2, "*/") == 0) {
+        i_ += 2;
+        if (--depth == 0) return;
+      } else {
+        ++i_;
+      }
+    }
+  }
+
+  SqlToken Next() {
+    unsigned char c = s_[i_];
+    if ((c == 'e' || c == 'E' || c == 'b' || c == 'B' || c == 'x' || c == 'X' || c == 'n' ||
+         c == 'N') &&
+        i_ + 1 < s_.size() && s_[i_ + 1] == '\'') {
+      ++i_;  // E'..', B'..', X'..', N'..': a string with a prefix letter
+      return Quoted('\'', SqlToken::Kind::kString);
+    }
+    if (c == '\'') return Quoted('\'', SqlToken::Kind::kString);
+    if (c == '"') return Quoted('"', SqlToken::Kind::kQuoted);
+    if (c == '$') return Dollar();
+    if (std::isdigit(c) || (c == '.' && i_ + 1 < s_.size() && std::isdigit(s_[i_ + 1])))
+      return Number();
+    if (IsIdentStart(c)) return Word();
+    return Symbol();
+  }
+
+  // 'it''s' -> it's; an unterminated literal runs to the end of the text.
+  SqlToken Quoted(char quote, SqlToken::Kind kind) {
+    SqlToken t{kind, ""};
+    ++i_;
+    while (i_ < s_.size()) {
+      if (s_[i_] == quote) {
+        if (i_ + 1 < s_.size() && s_[i_ + 1] == quote) {
+          t.text += quote;
+          i_ += 2;
+          continue;
+        }
+        ++i_;
+        return t;
+      }
+      if (quote == '\'' && s_[i_] == '\\' && i_ + 1 < s_.size()) t.text += s_[i_++];
+      t.text += s_[i_++];
+    }
+    return t;
+  }
+
+  // $1 (a parameter), or $tag$...$tag$ / $$...$$ (a dollar-quoted string).
+  SqlToken Dollar() {
+    size_t j = i_ + 1;
+    while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j]))) ++j;
+    if (j > i_ + 1) {
+      SqlToken t{SqlToken::Kind::kParam, std::string(s_.substr(i_, j - i_))};
+      i_ = j;
+      return t;
+    }
+    j = i_ + 1;
+    while (j < s_.size() && IsIdentChar(s_[j]) && s_[j] != '$') ++j;
+    if (j < s_.size() && s_[j] == '$') {
+      std::string_view tag = s_.substr(i_, j - i_ + 1);
+      size_t end = s_.find(tag, j + 1);
+      size_t body = j + 1;
+      SqlToken t{SqlToken::Kind::kString, ""};
+      if (end == std::string_view::npos) {
+        t.text = std::string(s_.substr(body));
+        i_ = s_.size();
+      } else {
+        t.text = std::string(s_.substr(body, end - body));
+        i_ = end + tag.size();
+      }
+      return t;
+    }
+    return Symbol();
+  }
+
+  SqlToken Number() {
+    size_t j = i_;
+    if (s_.compare(i_, 2, "0x") == 0 || s_.compare(i_, 2, "0X") == 0) {
+      j += 2;
+      while (j < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[j]))) ++j;
+    } else {
+      while (j < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[j])) || s_[j] == '.' ||
+                               s_[j] == '_'))
+        ++j;
+      if (j < s_.size() && (s_[j] == 'e' || s_[j] == 'E')) {
+        size_t k = j + 1;
+        if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
+        if (k < s_.size() && std::isdigit(static_cast<unsigned char>(s_[k]))) {
+          j = k;
+          while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j]))) ++j;
+        }
+      }
+    }
+    SqlToken t{SqlToken::Kind::kNumber, std::string(s_.substr(i_, j - i_))};
+    i_ = j;
+    return t;
+  }
+
+  SqlToken Word() {
+    size_t j = i_;
+    while (j < s_.size() && IsIdentChar(s_[j])) ++j;
+    SqlToken t{SqlToken::Kind::kWord, std::string(s_.substr(i_, j - i_))};
+    for (char& ch : t.text)
+      if (ch >= 'A' && ch <= 'Z') ch = char(ch - 'A' + 'a');
+    i_ = j;
+    return t;
+  }
+
+  // Two-character operators that matter for reading statements; any other
+  // character is a symbol of its own.
+  SqlToken Symbol() {
+    static constexpr std::string_view kPairs[] = {"::", "<=", ">=", "<>", "!=", "||", "->"};
+    for (std::string_view p : kPairs) {
+      if (s_.compare(i_, 2, p) == 0) {
+        i_ += 2;
+        return {SqlToken::Kind::kSymbol, std::string(p)};
+      }
+    }
+    return {SqlToken::Kind::kSymbol, std::string(1, s_[i_++])};
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+std::vector<SqlToken> TokenizeSql(std::string_view sql) { return Lexer(sql).Run(); }
+
+bool IsLiteral(const SqlToken& token) {
+  return token.kind == SqlToken::Kind::kNumber || token.kind == SqlToken::Kind::kString ||
+         token.kind == SqlToken::Kind::kParam;
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,211 @@
+// See statement.h. Reads statements token by token; only the few forms the
+// rules need are recognised, at parenthesis depth 0.
+#include "analysis/statement.h"
+
+#include <pg_query.h>
+
+namespace lockgraph {
+namespace {
+
+using Kind = SqlToken::Kind;
+using Tokens = std::vector<SqlToken>;
+
+bool IsWord(const Tokens& t, size_t i, std::string_view w) {
+  return i < t.size() && t[i].kind == Kind::kWord && t[i].text == w;
+}
+bool IsSymbol(const Tokens& t, size_t i, std::string_view s) {
+  return i < t.size() && t[i].kind == Kind::kSymbol && t[i].text == s;
+}
+bool IsName(const Tokens& t, size_t i) {
+  return i < t.size() && (t[i].kind == Kind::kWord || t[i].kind == Kind::kQuoted);
+}
+
+// A possibly qualified name at t[*i] ("public"."orders"): the last part.
+std::string ReadName(const Tokens& t, size_t* i) {
+  std::string name;
+  while (IsName(t, *i)) {
+    name = t[*i].text;
+    ++*i;
+    if (!IsSymbol(t, *i, ".")) break;
+    ++*i;
+  }
+  return name;
+}
+
+// Index of the first word `w` at parenthesis depth 0 from `from`, or t.size().
+size_t FindTopLevel(const Tokens& t, std::string_view w, size_t from = 0) {
+  int depth = 0;
+  for (size_t i = from; i < t.size(); ++i) {
+    if (IsSymbol(t, i, "(")) ++depth;
+    else if (IsSymbol(t, i, ")")) depth = depth > 0 ? depth - 1 : 0;
+    else if (depth == 0 && IsWord(t, i, w)) return i;
+  }
+  return t.size();
+}
+
+// Skips the given optional words ("only", "if", "exists", ...).
+void SkipWords(const Tokens& t, size_t* i, std::initializer_list<std::string_view> words) {
+  for (bool again = true; again;) {
+    again = false;
+    for (std::string_view w : words)
+      if (IsWord(t, *i, w)) {
+        ++*i;
+        again = true;
+      }
+  }
+}
+
+std::string TableAfter(const Tokens& t, size_t i, std::initializer_list<std::string_view> skip) {
+  SkipWords(t, &i, skip);
+  return ReadName(t, &i);
+}
+
+void ReadRowLock(const Tokens& t, StatementFacts* f) {
+  for (size_t i = FindTopLevel(t, "for"); i < t.size(); i = FindTopLevel(t, "for", i + 1)) {
+    if (IsWord(t, i + 1, "update")) f->row_lock = "for update";
+    else if (IsWord(t, i + 1, "share")) f->row_lock = "for share";
+    else if (IsWord(t, i + 1, "no") && IsWord(t, i + 3, "update")) f->row_lock = "for no key update";
+    else if (IsWord(t, i + 1, "key") && IsWord(t, i + 2, "share")) f->row_lock = "for key share";
+    if (!f->row_lock.empty()) return;
+  }
+}
+
+void ReadLockTable(const Tokens& t, StatementFacts* f) {
+  f->table = TableAfter(t, 1, {"table", "only"});
+  size_t in = FindTopLevel(t, "in");
+  f->lock_mode = "access exclusive";  // LOCK's default
+  if (in < t.size()) {
+    std::string mode;
+    for (size_t i = in + 1; i < t.size() && !IsWord(t, i, "mode"); ++i)
+      mode += (mode.empty() ? "" : " ") + t[i].text;
+    if (!mode.empty()) f->lock_mode = mode;
+  }
+  f->ddl = f->lock_mode == "access exclusive";
+}
+
+void ReadTarget(const Tokens& t, StatementFacts* f) {
+  const std::string& v = f->verb;
+  if (v == "update") f->table = TableAfter(t, 1, {"only"});
+  else if (v == "delete") f->table = TableAfter(t, 1, {"from", "only"});
+  else if (v == "insert") f->table = TableAfter(t, 1, {"into"});
+  else if (v == "truncate") f->table = TableAfter(t, 1, {"table", "only"});
+  else if (v == "lock") ReadLockTable(t, f);
+  else if (v == "select") {
+    size_t from = FindTopLevel(t, "from");
+    if (from < t.size()) {
+      size_t i = from + 1;
+      SkipWords(t, &i, {"only"});
+      f->table = ReadName(t, &i);
+      if (IsSymbol(t, i, "(")) f->table.clear();  // FROM f(...): a function
+    }
+    ReadRowLock(t, f);
+  } else if (v == "alter" || v == "drop") {
+    if (IsWord(t, 1, "table")) f->table = TableAfter(t, 2, {"if", "exists", "only"});
+    f->ddl = true;
+  } else if (v == "create") {
+    size_t on = FindTopLevel(t, "on");
+    if (FindTopLevel(t, "index") < t.size() && on < t.size())
+      f->table = TableAfter(t, on + 1, {"only"});
+    f->ddl = true;
+  } else if (v == "reindex" || v == "cluster" || v == "refresh") {
+    f->ddl = true;
+  } else if (v == "vacuum") {
+    f->ddl = FindTopLevel(t, "full") < t.size();
+  }
+  if (v == "truncate") f->ddl = true;
+}
+
+bool EndsWhere(const Tokens& t, size_t i) {
+  static constexpr std::string_view kEnds[] = {"for", "returning", "order", "limit",
+                                               "group", "having", "union", "offset"};
+  for (std::string_view w : kEnds)
+    if (IsWord(t, i, w)) return true;
+  return IsSymbol(t, i, ";");
+}
+
+// "col = lit", "lit = col" and "col IN (lit, ...)" at depth 0 of WHERE.
+void ReadKeys(const Tokens& t, StatementFacts* f) {
+  size_t where = FindTopLevel(t, "where");
+  int depth = 0;
+  for (size_t i = where + 1; i < t.size(); ++i) {
+    if (IsSymbol(t, i, "(")) ++depth;
+    if (IsSymbol(t, i, ")")) --depth;
+    if (depth < 0 || (depth == 0 && EndsWhere(t, i))) return;
+    if (!IsName(t, i) || IsSymbol(t, i + 1, ".") || IsSymbol(t, i + 1, "(")) continue;
+    const std::string& col = t[i].text;
+    if (IsSymbol(t, i + 1, "=") && i + 2 < t.size() && IsLiteral(t[i + 2])) {
+      f->keys.push_back({col, t[i + 2].text, t[i + 2].kind});
+    } else if (i >= 2 && IsSymbol(t, i - 1, "=") && IsLiteral(t[i - 2]) &&
+               !IsSymbol(t, i + 1, "=")) {
+      f->keys.push_back({col, t[i - 2].text, t[i - 2].kind});
+    } else if (IsWord(t, i + 1, "in") && IsSymbol(t, i + 2, "(")) {
+      for (size_t j = i + 3; j < t.size() && IsLiteral(t[j]); j += 2) {
+        f->keys.push_back({col, t[j].text, t[j].kind});
+        if (!IsSymbol(t, j + 1, ",")) break;
+      }
+    }
+  }
+}
+
+void ReadCalls(const Tokens& t, StatementFacts* f) {
+  for (size_t i = 0; i + 1 < t.size(); ++i)
+    if (t[i].kind == Kind::kWord && IsSymbol(t, i + 1, "(") && !IsWord(t, i, "in") &&
+        !IsWord(t, i, "values") && !IsWord(t, i, "exists"))
+      f->calls.push_back(t[i].text);
+}
+
+}  // namespace
+
+std::string KeyLiteral::Text() const {
+  if (kind == Kind::kString) return column + " = '" + value + "'";
+  return column + " = " + value;
+}
+
+StatementFacts ReadStatement(std::string_view sql) {
+  StatementFacts f;
+  Tokens t = TokenizeSql(sql);
+  f.normalized = NormalizeSql(sql);
+  if (t.empty() || t[0].kind != Kind::kWord) return f;
+  f.verb = t[0].text;
+  ReadTarget(t, &f);
+  ReadKeys(t, &f);
+  ReadCalls(t, &f);
+  return f;
+}
+
+std::string NormalizeSql(std::string_view sql, size_t max_tokens) {
+  Tokens t = TokenizeSql(sql);
+  while (!t.empty() && IsSymbol(t, t.size() - 1, ";")) t.pop_back();  // "UPDATE ...;" == "UPDATE ..."
+  std::string out;
+  size_t n = 0;
+  for (size_t i = 0; i < t.size() && n < max_tokens; ++i, ++n) {
+    // "?, ?, ?" -> "?": lists of literals of any length are one shape.
+    if (IsLiteral(t[i]) && i >= 2 && IsSymbol(t, i - 1, ",") && IsLiteral(t[i - 2])) {
+      out.resize(out.size() - 2);  // drop the " ," written before
+      continue;
+    }
+    if (!out.empty()) out += ' ';
+    if (IsLiteral(t[i])) out += '?';
+    else if (t[i].kind == Kind::kQuoted) out += '"' + t[i].text + '"';
+    else out += t[i].text;
+  }
+  return out;
+}
+
+std::string QueryFingerprint(std::string_view sql) {
+  std::string text(sql);  // pg_query needs a NUL-terminated string
+  PgQueryFingerprintResult r = pg_query_fingerprint(text.c_str());
+  std::string out = (r.error || !r.fingerprint_str) ? "" : r.fingerprint_str;
+  pg_query_free_fingerprint_result(r);
+  return out;
+}
+
+std::string StatementShape(std::string_view sql, bool clipped) {
+  if (!clipped) {
+    std::string fp = QueryFingerprint(sql);
+    if (!fp.empty()) return "fp:" + fp;
+  }
+  return "sql:" + NormalizeSql(sql, clipped ? 48 : 4096);
+}
+
+}  // namespace lockgraph
