@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   app.footer("Run 'lockgraph COMMAND --help' for a command's options and examples.");
   lockgraph::AddAnalyzeCommand(app);
   lockgraph::AddWatchCommand(app);
+  lockgraph::AddRulesCommand(app);
+  lockgraph::AddExplainCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

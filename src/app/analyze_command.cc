@@ -19,6 +19,7 @@ struct AnalyzeArgs {
   std::string prefix;
   std::string color = "auto";
   bool show_unparsed = false;
+  RuleSelection rules;
 };
 
 class StreamToEmitter : public EventStream {
@@ -40,6 +41,11 @@ bool UseColor(const std::string& mode) {
 }
 
 int RunAnalyze(const AnalyzeArgs& args, const CLI::Option* prefix_opt) {
+  std::string rule_error;
+  if (!RuleEngine::CheckSelection(args.rules, &rule_error)) {
+    std::cerr << "lockgraph analyze: " << rule_error << '\n';
+    return kExitError;
+  }
   std::unique_ptr<Emitter> emitter;
   for (auto& e : RegisterBuiltinEmitters())
     if (e->Name() == args.format) emitter = std::move(e);
@@ -51,6 +57,7 @@ int RunAnalyze(const AnalyzeArgs& args, const CLI::Option* prefix_opt) {
   options.parse.log_line_prefix = args.prefix;
   options.keep_unparsed = args.show_unparsed ? 10000 : 0;
   options.collect_events = !emitter->Streams();
+  options.rules = args.rules;
   StreamToEmitter stream(*emitter, std::cout);
   Analyzer analyzer(options, emitter->Streams() ? &stream : nullptr);
 
@@ -112,6 +119,17 @@ void AddAnalyzeCommand(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "always", "never"}))->capture_default_str();
   cmd->add_flag("--show-unparsed", args->show_unparsed,
                 "List every line not understood, with file and line");
+  cmd->add_option("--rules", args->rules.only,
+                  "Run only these rules (IDs or names, comma-separated; default: all, see "
+                  "`lockgraph rules`)")
+      ->delimiter(',')
+      ->allow_extra_args(false);  // one argument per --rules: FILE... follows
+  cmd->add_option("--disable", args->rules.disable, "Do not run these rules (comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--max-wait", args->rules.settings.max_wait_ms,
+                  "PG010: report lock waits at least this long, in ms")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->footer(R"(Examples:
   lockgraph analyze /var/log/postgresql/postgresql-15-main.log
   cat postgresql.log | lockgraph analyze -
@@ -119,6 +137,11 @@ void AddAnalyzeCommand(CLI::App& app) {
   tail -F postgresql.log | lockgraph analyze --format ndjson -
   lockgraph analyze --format dot postgresql.log | dot -Tsvg > deadlocks.svg
   lockgraph analyze --prefix '%t [%p]: [%l-1] user=%u,db=%d ' old.log.gz
+  lockgraph analyze --rules PG001,PG002 --max-wait 5000 postgresql.log
+  lockgraph analyze --disable PG010,PG011 postgresql.log
+
+Each deadlock and lock wait is checked by the rules (`lockgraph rules`,
+`lockgraph explain PG001`); repeated deadlocks are grouped by signature.
 
 Exit codes: 0 analysed (deadlocks or not), 2 usage or input error
 (unreadable file, unknown format; the other files are still analysed).)");

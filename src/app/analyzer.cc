@@ -14,7 +14,10 @@ constexpr size_t kSniffLines = 200;
 }  // namespace
 
 Analyzer::Analyzer(AnalyzeOptions options, EventStream* stream)
-    : options_(std::move(options)), stream_(stream), formats_(RegisterBuiltinFormats()) {}
+    : options_(std::move(options)),
+      stream_(stream),
+      formats_(RegisterBuiltinFormats()),
+      rules_(options_.rules) {}
 
 const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
                                     const std::string& path, std::string* detected,
@@ -86,6 +89,7 @@ void Analyzer::OnEvent(Event&& event) {
   } else if (event.type == EventType::kCycle) {
     ++report_.summary.cycles;
   }
+  rules_.OnEvent(&event);  // before any emitter sees it: streamed events carry findings
   if (stream_) stream_->OnEvent(event);
   if (options_.collect_events) {
     report_.events.push_back(std::move(event));
@@ -117,6 +121,9 @@ Report& Analyzer::Finish() {
   sorted.reserve(order.size());
   for (size_t i : order) sorted.push_back(std::move(report_.events[i]));
   report_.events = std::move(sorted);
+  std::vector<RunFacts::Input> inputs;
+  for (const InputInfo& in : report_.inputs) inputs.push_back({in.file, in.format, in.detected});
+  rules_.Finish(std::move(inputs), &report_.findings, &report_.groups);
   return report_;
 }
 

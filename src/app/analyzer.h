@@ -6,6 +6,7 @@
 
 #include "app/report.h"
 #include "parsers/input_format.h"
+#include "rules/rule_engine.h"
 
 namespace lockgraph {
 
@@ -14,6 +15,7 @@ struct AnalyzeOptions {
   ParseOptions parse;
   size_t keep_unparsed = 0;       // how many unparsed lines to keep (--show-unparsed)
   bool collect_events = true;     // false when only streaming (ndjson)
+  RuleSelection rules;            // --rules, --disable, --max-wait (checked by the caller)
 };
 
 class Analyzer : public ParseSink {
@@ -26,7 +28,8 @@ class Analyzer : public ParseSink {
   /// and --input-format).
   bool AnalyzeInput(const std::string& path, std::string* error);
 
-  /// Sorts the events and fills the summary. Call once, after the inputs.
+  /// Sorts the events, fills the summary, the run-level findings and the
+  /// deadlock groups. Call once, after the inputs.
   Report& Finish();
 
   // ParseSink
@@ -44,6 +47,7 @@ class Analyzer : public ParseSink {
   Report report_;
   size_t input_index_ = 0;
   std::vector<size_t> event_input_;  // input index of each collected event
+  RuleEngine rules_;
 };
 
 }  // namespace lockgraph

@@ -24,4 +24,8 @@ void AddAnalyzeCommand(CLI::App& app);
 /// Adds `watch` (poll live servers' pg_locks; docs/watch.md).
 void AddWatchCommand(CLI::App& app);
 
+/// Adds `rules` (list the rules) and `explain ID` (print a rule's page).
+void AddRulesCommand(CLI::App& app);
+void AddExplainCommand(CLI::App& app);
+
 }  // namespace lockgraph

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/deadlock_groups.h"
 #include "model/event.h"
 #include "parsers/input_format.h"
 
@@ -41,6 +42,11 @@ struct Report {
   std::vector<UnparsedLine> unparsed;  // the first ones, when asked for
   std::vector<Diagnostic> diagnostics;
   Summary summary;
+  /// Rule findings about the whole run (a retry storm, missing evidence);
+  /// findings about one event are in that event.
+  std::vector<Finding> findings;
+  /// Deadlocks grouped by signature, largest group first.
+  std::vector<DeadlockGroup> groups;
 };
 
 /// Receives events as the input streams (ndjson), before any sorting.

@@ -1,0 +1,71 @@
+// See rule_text.h.
+#include "rules/postgresql/rule_text.h"
+
+namespace lockgraph::pg_rules {
+
+std::string OneLine(std::string_view text, size_t max) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > max) {
+    size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xc0) == 0x80) --cut;
+    out = out.substr(0, cut) + "...";
+  }
+  return out;
+}
+
+namespace {
+
+std::string Span(const SourceSpan& s) {
+  std::string out = std::to_string(s.first_line);
+  if (s.last_line > s.first_line) out += "-" + std::to_string(s.last_line);
+  return out;
+}
+
+}  // namespace
+
+std::string Lines(const Event& event) {
+  return (event.source.last_line > event.source.first_line ? "lines " : "line ") +
+         Span(event.source);
+}
+
+std::string Where(const Event& event) { return event.source.file + ":" + Span(event.source); }
+
+std::string EdgeText(const WaitEdge& e) {
+  return e.waiter + " waits for " + e.mode + " on " + e.lock.Label() + ", blocked by " + e.blocker;
+}
+
+std::vector<std::string> CycleEvidence(const Event& event) {
+  std::vector<std::string> out{Lines(event) + ": deadlock detected, victim " +
+                               event.deadlock->victim};
+  const auto& edges = event.deadlock->edges;
+  for (size_t i = 0; i < edges.size(); ++i)
+    out.push_back("edge " + std::to_string(i + 1) + ": " + EdgeText(edges[i]));
+  return out;
+}
+
+std::string JoinIds(const std::vector<std::string>& ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) s += i + 1 == ids.size() ? " and " : ", ";
+    s += ids[i];
+  }
+  return s;
+}
+
+std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d) {
+  const std::string& id = p.participant->id;
+  return "process " + id + (id == d.victim ? " (victim)" : "") + ": " +
+         OneLine(p.participant->query, 160) + (p.clipped ? " [clipped]" : "");
+}
+
+}  // namespace lockgraph::pg_rules

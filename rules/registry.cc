@@ -1,0 +1,23 @@
+// The explicit list of rules, in ID order. A new rule is one file plus one
+// line here (no static self-registration).
+#include "rules/postgresql/builtin_rules.h"
+
+namespace lockgraph {
+
+std::vector<std::unique_ptr<Rule>> RegisterBuiltinRules(const RuleSettings& settings) {
+  std::vector<std::unique_ptr<Rule>> rules;
+  rules.push_back(MakePg001InconsistentRowLockOrder(settings));
+  rules.push_back(MakePg002NumericKeysInTextOrder(settings));
+  rules.push_back(MakePg003TableOrderInversion(settings));
+  rules.push_back(MakePg004LockUpgrade(settings));
+  rules.push_back(MakePg005ForeignKeyParentChild(settings));
+  rules.push_back(MakePg006DdlVsDml(settings));
+  rules.push_back(MakePg007AdvisoryLockOrder(settings));
+  rules.push_back(MakePg008DeadlockInFunction(settings));
+  rules.push_back(MakePg009RetryStorm(settings));
+  rules.push_back(MakePg010LongLockWait(settings));
+  rules.push_back(MakePg011MissingEvidence(settings));
+  return rules;
+}
+
+}  // namespace lockgraph
