@@ -1,6 +1,7 @@
 // --format dot: the wait-for graphs as Graphviz DOT, built with cgraph so that
 // quoting is Graphviz's own (src/emit/dot_graph.h). One cluster per deadlock and per blocked lock
-// wait; node ids are stable ("d1_pid_4211"), never pointers.
+// wait; node ids are stable ("d1_pid_4211"), never pointers. Rule findings are
+// a note in the cluster label and colour the edges (red error, orange warning).
 #include <graphviz/cgraph.h>
 
 #include <memory>
@@ -13,6 +14,26 @@
 
 namespace lockgraph {
 namespace {
+
+// The note a cluster carries about its event's findings: one line per
+// finding, "PG001 error inconsistent-row-lock-order".
+std::string FindingNote(const Event& ev) {
+  std::string note;
+  for (const Finding& f : ev.findings)
+    note += "\n" + f.rule_id + " " + SeverityName(f.severity) + " " + f.rule_name;
+  return note;
+}
+
+// The colour of an event's edges: that of its most severe finding.
+const char* FindingColor(const Event& ev) {
+  const char* color = nullptr;
+  for (const Finding& f : ev.findings) {
+    if (f.severity == Severity::kError) return "red";
+    if (f.severity == Severity::kWarning) color = "darkorange";
+    else if (!color) color = "blue";
+  }
+  return color;
+}
 
 class DotEmitter : public Emitter {
  public:
@@ -36,7 +57,9 @@ class DotEmitter : public Emitter {
     const Deadlock& d = *ev.deadlock;
     std::string prefix = "d" + std::to_string(no);
     Agraph_t* sub = graph.Cluster(prefix, "deadlock " + std::to_string(no) + " at " + ev.time +
-                                              (d.complete ? "" : " (incomplete)"));
+                                              (d.complete ? "" : " (incomplete)") +
+                                              FindingNote(ev));
+    const char* color = FindingColor(ev);
     auto node_of = [&](const std::string& id) {
       std::string query, name = "pid " + id;
       for (const Participant& p : d.processes)
@@ -57,6 +80,7 @@ class DotEmitter : public Emitter {
       Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
                                    e.mode + " on " + e.lock.Label());
       DotGraph::Set(edge, "tooltip", DotLabel(e.lock.text));
+      if (color) DotGraph::Set(edge, "color", color);
     }
     for (const WaitEdge& e : d.other_edges) {  // waits off the cycle
       Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
@@ -71,7 +95,8 @@ class DotEmitter : public Emitter {
     std::string prefix = "w" + std::to_string(no);
     Agraph_t* sub = graph.Cluster(
         prefix, "lock wait " + std::to_string(no) + " at " + w.start_time + ": " +
-                    WaitOutcomeName(w.outcome));
+                    WaitOutcomeName(w.outcome) + FindingNote(ev));
+    const char* color = FindingColor(ev);
     Agnode_t* prev = nullptr;
     for (size_t i = 0; i < w.chain.size(); ++i) {
       std::string pid = std::to_string(w.chain[i]);
@@ -82,7 +107,11 @@ class DotEmitter : public Emitter {
       // The repeated last member of a cycle is the node drawn already.
       Agnode_t* n = agnode(sub, const_cast<char*>(id.c_str()), 0);
       if (!n) n = DotGraph::Node(sub, id, label + "\\l");
-      if (prev) DotGraph::Edge(sub, prev, n, i == 1 ? w.mode + " on " + w.lock.Label() : "waits");
+      if (prev) {
+        Agedge_t* edge =
+            DotGraph::Edge(sub, prev, n, i == 1 ? w.mode + " on " + w.lock.Label() : "waits");
+        if (color) DotGraph::Set(edge, "color", color);
+      }
       prev = n;
     }
   }

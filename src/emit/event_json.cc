@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "emit/findings_json.h"
+
 namespace lockgraph {
 
 using json = nlohmann::ordered_json;
@@ -240,6 +242,8 @@ json EventToJson(const Event& ev) {
   if (ev.deadlock) DeadlockFields(*ev.deadlock, j);
   if (ev.lock_wait) LockWaitFields(*ev.lock_wait, j);
   SnapshotEventFields(ev, j);
+  if (!ev.signature.empty()) j["signature"] = ev.signature;
+  j["findings"] = FindingsToJson(ev.findings);
   return j;
 }
 

@@ -1,8 +1,10 @@
-// --format json: one document, schema_version first, summary last. Written
+// --format json: one document, schema_version first, then inputs, events,
+// deadlock groups, run-level findings, and the summary last. Written
 // event by event (each dumped and indented on its own), so that no JSON tree
 // of the whole report is ever built; the layout is nlohmann's indent of 2.
 #include "emit/emitter.h"
 #include "emit/event_json.h"
+#include "emit/findings_json.h"
 
 namespace lockgraph {
 namespace {
@@ -45,6 +47,8 @@ class JsonEmitter : public Emitter {
         lines.push_back({{"file", u.file}, {"line", u.line}, {"text", u.text}});
       out << ",\n  \"unparsed\": " << Dump(lines, 2);
     }
+    out << ",\n  \"groups\": " << Dump(GroupsToJson(report.groups), 2);
+    out << ",\n  \"findings\": " << Dump(FindingsToJson(report.findings), 2);
     out << ",\n  \"summary\": " << Dump(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 };

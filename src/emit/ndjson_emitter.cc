@@ -1,6 +1,8 @@
-// --format ndjson: one event per line as it is made, then a summary line.
+// --format ndjson: one event per line as it is made (with its findings and
+// signature), then a summary line with the deadlock groups and run findings.
 #include "emit/emitter.h"
 #include "emit/event_json.h"
+#include "emit/findings_json.h"
 
 namespace lockgraph {
 namespace {
@@ -20,6 +22,8 @@ class NdjsonEmitter : public Emitter {
     nlohmann::ordered_json j = {{"type", "summary"}};
     nlohmann::ordered_json summary = SummaryToJson(report.summary);
     for (auto& [key, value] : summary.items()) j[key] = value;
+    j["groups"] = GroupsToJson(report.groups);
+    j["findings"] = FindingsToJson(report.findings);
     out << DumpJson(j, -1) << '\n';
   }
 };

@@ -1,6 +1,9 @@
-// --format text (default): one block per deadlock and per lock wait, in log
-// order, then a summary. Control characters from the log are shown escaped
-// so that a hostile query cannot drive the terminal.
+// --format text (default): deadlocks grouped by signature (largest group
+// first, each shown by its first deadlock in full), then one block per lock
+// wait in log order, each with the rules' findings under it, then the
+// run-level findings and a summary. Control characters from the log are
+// shown escaped so that a hostile query cannot drive the terminal.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -8,6 +11,7 @@
 #include "emit/deadlock_text.h"
 #include "emit/emitter.h"
 #include "emit/snapshot_text.h"
+#include "emit/text_findings.h"
 #include "emit/text_safety.h"
 
 namespace lockgraph {
@@ -37,12 +41,16 @@ class TextEmitter : public Emitter {
   std::string Description() const override { return "human-readable report (default)"; }
 
   void Write(const Report& report, std::ostream& out) override {
-    int deadlock_no = 0, wait_no = 0;
+    WriteDeadlockGroups(report, out);
+    int wait_no = 0;
     SnapshotText snapshots(options_.color);
     for (const Event& ev : report.events) {
-      if (ev.deadlock) WriteDeadlock(ev, ++deadlock_no, out);
       if (ev.lock_wait) WriteLockWait(ev, ++wait_no, out);
       snapshots.Write(ev, out);
+    }
+    if (!report.findings.empty()) {
+      WriteFindingsText(report.findings, "", "findings about the whole run", options_.color, out);
+      out << '\n';
     }
     WriteSummary(report, out);
   }
@@ -67,6 +75,38 @@ class TextEmitter : public Emitter {
     if (!s.host.empty()) who += (who.empty() ? "" : ", ") + std::string("from ") + s.host;
     return Clean(who);
   }
+
+  // Deadlocks by group, largest first (report.groups), each group as its
+  // first deadlock in full and a line per other one; deadlocks are numbered
+  // in log order. Deadlocks of no known group follow in log order.
+  void WriteDeadlockGroups(const Report& report, std::ostream& out) const {
+    std::map<std::string, std::vector<std::pair<int, const Event*>>> members;
+    int no = 0;
+    for (const Event& ev : report.events)
+      if (ev.deadlock) members[ev.signature].push_back({++no, &ev});
+    int group_no = 0;
+    for (const DeadlockGroup& g : report.groups) {
+      auto it = members.find(g.signature);
+      if (it == members.end()) continue;
+      const auto& m = it->second;
+      if (m.size() > 1) WriteGroupHeader(g, ++group_no, options_.color, out);
+      WriteDeadlock(*m.front().second, m.front().first, out);
+      for (size_t i = 1; i < m.size() && i <= kOthersListed; ++i) {
+        const Event& ev = *m[i].second;
+        out << "  also deadlock " << m[i].first << "  " << Clean(ev.time) << "  " << Where(ev)
+            << "  victim " << Clean(ev.deadlock->victim) << '\n';
+      }
+      if (m.size() > kOthersListed + 1) out << "  ... and " << m.size() - kOthersListed - 1 << " more\n";
+      if (m.size() > 1) out << '\n';
+      members.erase(it);
+    }
+    std::vector<std::pair<int, const Event*>> rest;
+    for (const auto& [sig, m] : members) rest.insert(rest.end(), m.begin(), m.end());
+    std::sort(rest.begin(), rest.end());
+    for (const auto& [n, ev] : rest) WriteDeadlock(*ev, n, out);
+  }
+
+  static constexpr size_t kOthersListed = 10;
 
   void WriteDeadlock(const Event& ev, int no, std::ostream& out) const {
     const Deadlock& d = *ev.deadlock;
@@ -98,6 +138,8 @@ class TextEmitter : public Emitter {
     for (const ContextFrame& f : d.context) out << "  context: " << Indented(f.text, "           ") << '\n';
     if (!d.statement.empty() && (d.processes.empty() || d.statement != d.processes.front().query))
       out << "  statement: " << Indented(d.statement, "             ") << '\n';
+    if (!ev.signature.empty()) out << "  signature: " << ev.signature << '\n';
+    WriteFindingsText(ev.findings, "  ", "findings", options_.color, out);
     out << '\n';
   }
 
@@ -122,6 +164,7 @@ class TextEmitter : public Emitter {
       out << "  queue: " << q << '\n';
     }
     if (!w.statement.empty()) out << "  statement: " << Indented(w.statement, "             ") << '\n';
+    WriteFindingsText(ev.findings, "  ", "findings", options_.color, out);
     out << '\n';
   }
 
@@ -151,6 +194,7 @@ class TextEmitter : public Emitter {
       out << "snapshots: " << s.snapshots << " (" << s.chains
           << (s.chains == 1 ? " blocking tree, " : " blocking trees, ") << s.cycles
           << (s.cycles == 1 ? " cycle)" : " cycles)") << '\n';
+    WriteFindingCounts(report, out);
     out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
         << s.lines.unparsed << " not understood";
     if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";

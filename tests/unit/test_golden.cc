@@ -23,11 +23,27 @@ const char* Extension(const std::string& emitter) {
   return emitter.c_str();
 }
 
+// Rule findings name the input as it was given (an absolute path here):
+// keep only the file name, as for every other path in the output.
+void PortableFindings(std::vector<Finding>& findings, const std::string& path,
+                      const std::string& name) {
+  auto fix = [&](std::string& s) {
+    for (size_t at = s.find(path); at != std::string::npos; at = s.find(path, at + name.size()))
+      s.replace(at, path.size(), name);
+  };
+  for (Finding& f : findings) {
+    fix(f.message);
+    fix(f.hint);
+    for (std::string& e : f.evidence) fix(e);
+  }
+}
+
 class Collect : public EventStream {
  public:
   Collect(Emitter& e, std::ostream& out) : e_(e), out_(out) {}
   void OnEvent(const Event& ev) override {
     Event copy = ev;
+    PortableFindings(copy.findings, copy.source.file, fs::path(copy.source.file).filename());
     copy.source.file = fs::path(copy.source.file).filename();
     e_.OnEvent(copy, out_);
   }
@@ -48,7 +64,12 @@ std::string Render(const fs::path& input, Emitter& emitter) {
   Report& report = analyzer.Finish();
   // Paths differ between machines: keep only the file name.
   for (InputInfo& in : report.inputs) in.file = input.filename();
-  for (Event& ev : report.events) ev.source.file = input.filename();
+  for (Event& ev : report.events) {
+    PortableFindings(ev.findings, input.string(), input.filename());
+    ev.source.file = input.filename();
+  }
+  PortableFindings(report.findings, input.string(), input.filename());
+  for (DeadlockGroup& g : report.groups) g.first_source.file = g.last_source.file = input.filename();
   for (UnparsedLine& u : report.unparsed) u.file = input.filename();
   emitter.Write(report, out);
   return out.str();
