@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parsers/postgresql/jsonlog_prefilter.h"
 #include "parsers/postgresql/labels.h"
 
 namespace lockgraph {
@@ -219,6 +220,15 @@ JsonlogReader::JsonlogReader(std::string file, RecordCallbacks callbacks)
 
 void JsonlogReader::ParseLine(std::string_view line, uint64_t line_no) {
   ++counts_.total;
+  if (cb_.interesting && !cb_.deliver_uninteresting) {
+    // Fast path: a record whose message the caller does not want is only
+    // counted (jsonlog_prefilter.h says which lines qualify).
+    const std::optional<std::string_view> message = PlainJsonlogMessage(line);
+    if (message && !cb_.interesting(*message)) {
+      ++counts_.parsed;
+      return;
+    }
+  }
   if (ParseJsonlogLine(line, &scratch_) != JsonLineKind::kRecord) {
     ++counts_.unparsed;
     if (cb_.on_unparsed) cb_.on_unparsed(line_no, line);
