@@ -26,6 +26,7 @@ class StreamToEmitter : public EventStream {
  public:
   StreamToEmitter(Emitter& emitter, std::ostream& out) : emitter_(emitter), out_(out) {}
   void OnEvent(const Event& event) override { emitter_.OnEvent(event, out_); }
+  void OnInputStart(size_t input) override { emitter_.OnInputStart(input); }
 
  private:
   Emitter& emitter_;
@@ -56,10 +57,11 @@ int RunAnalyze(const AnalyzeArgs& args, const CLI::Option* prefix_opt) {
   options.parse.has_prefix = prefix_opt->count() > 0;
   options.parse.log_line_prefix = args.prefix;
   options.keep_unparsed = args.show_unparsed ? 10000 : 0;
-  options.collect_events = !emitter->Streams();
+  const bool sees_events = emitter->Streams() || emitter->KeepsOwnEvents();
+  options.collect_events = !sees_events;
   options.rules = args.rules;
   StreamToEmitter stream(*emitter, std::cout);
-  Analyzer analyzer(options, emitter->Streams() ? &stream : nullptr);
+  Analyzer analyzer(options, sees_events ? &stream : nullptr);
 
   std::vector<std::string> files = args.files;
   if (files.empty()) {

@@ -64,6 +64,7 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   if (!format) return false;
   const std::string name = path == "-" ? "-" : path;
   std::unique_ptr<LineParser> parser = format->CreateParser(name, options_.parse, detected, *this);
+  if (stream_) stream_->OnInputStart(input_index_);
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();

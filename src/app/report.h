@@ -54,6 +54,9 @@ class EventStream {
  public:
   virtual ~EventStream() = default;
   virtual void OnEvent(const Event& event) = 0;
+  /// Before the events of each input: inputs are numbered from 0 in the
+  /// order they are read (events are sorted by input, then line).
+  virtual void OnInputStart(size_t input) {}
 };
 
 }  // namespace lockgraph

@@ -25,7 +25,12 @@ class Emitter {
   /// True when events are written as they come (OnEvent), so that
   /// `tail -F log | lockgraph analyze --format ndjson -` works.
   virtual bool Streams() const { return false; }
+  /// True when the emitter keeps what it needs of each event itself (from
+  /// OnEvent, without writing), so the caller need not keep the events in
+  /// Report::events: memory stays flat (json, with an EventSpool).
+  virtual bool KeepsOwnEvents() const { return false; }
   virtual void OnEvent(const Event& event, std::ostream& out) {}
+  virtual void OnInputStart(size_t input) {}
   /// Writes the whole report (streaming emitters: only what is left).
   virtual void Write(const Report& report, std::ostream& out) = 0;
   void set_options(const EmitOptions& options) { options_ = options; }

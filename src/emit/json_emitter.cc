@@ -2,7 +2,13 @@
 // deadlock groups, run-level findings, and the summary last. Written
 // event by event (each dumped and indented on its own), so that no JSON tree
 // of the whole report is ever built; the layout is nlohmann's indent of 2.
+// Under `analyze` each event is rendered when it is made and kept in an
+// EventSpool (spilled to a temporary file past 4 MiB), not as an Event, so
+// memory stays flat on logs of any size.
+#include <iostream>
+
 #include "emit/emitter.h"
+#include "emit/event_spool.h"
 #include "emit/event_json.h"
 #include "emit/findings_json.h"
 
@@ -31,15 +37,26 @@ class JsonEmitter : public Emitter {
   std::string Description() const override {
     return "one JSON document (docs/json-schema.md)";
   }
+  bool KeepsOwnEvents() const override { return true; }
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& ev, std::ostream&) override {
+    spool_.Add(input_, ev.source.first_line, Dump(EventToJson(ev), 4));
+  }
+
   void Write(const Report& report, std::ostream& out) override {
     nlohmann::ordered_json tool = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
     out << "{\n  \"schema_version\": " << kSchemaVersion << ",\n  \"tool\": " << Dump(tool, 2)
         << ",\n  \"inputs\": " << Dump(InputsToJson(report.inputs), 2) << ",\n  \"events\": [";
     bool first = true;
-    for (const Event& ev : report.events) {
-      out << (first ? "\n    " : ",\n    ") << Dump(EventToJson(ev), 4);
+    auto write_event = [&](std::string_view text) {
+      out << (first ? "\n    " : ",\n    ") << text;
       first = false;
-    }
+    };
+    // Events come from the spool under `analyze`, from the report when a
+    // caller collected them.
+    for (const Event& ev : report.events) write_event(Dump(EventToJson(ev), 4));
+    if (!spool_.ForEachSorted(write_event))
+      std::cerr << "lockgraph: cannot read back the events kept in a temporary file\n";
     out << (first ? "]" : "\n  ]");
     if (!report.unparsed.empty()) {
       nlohmann::ordered_json lines = nlohmann::ordered_json::array();
@@ -51,6 +68,10 @@ class JsonEmitter : public Emitter {
     out << ",\n  \"findings\": " << Dump(FindingsToJson(report.findings), 2);
     out << ",\n  \"summary\": " << Dump(SummaryToJson(report.summary), 2) << "\n}\n";
   }
+
+ private:
+  EventSpool spool_;
+  uint32_t input_ = 0;
 };
 
 }  // namespace

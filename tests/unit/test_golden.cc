@@ -56,8 +56,10 @@ std::string Render(const fs::path& input, Emitter& emitter) {
   Collect stream(emitter, out);
   AnalyzeOptions options;
   options.keep_unparsed = 100;
-  options.collect_events = !emitter.Streams();
-  Analyzer analyzer(options, emitter.Streams() ? &stream : nullptr);
+  // As `analyze` does: json keeps its own events (an EventSpool).
+  const bool sees_events = emitter.Streams() || emitter.KeepsOwnEvents();
+  options.collect_events = !sees_events;
+  Analyzer analyzer(options, sees_events ? &stream : nullptr);
   std::string error;
   bool ok = analyzer.AnalyzeInput(input.string(), &error);
   REQUIRE(ok);

@@ -1,0 +1,68 @@
+// See event_spool.h.
+#include "emit/event_spool.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace lockgraph {
+
+EventSpool::EventSpool(size_t memory_budget) : budget_(memory_budget) {}
+
+EventSpool::~EventSpool() {
+  if (file_) std::fclose(file_);
+}
+
+bool EventSpool::Spill() {
+  // tmpfile() is unlinked at once: nothing is left behind, even after a crash.
+  if (!file_) {
+    file_ = std::tmpfile();
+    if (!file_) return false;
+  }
+  if (!memory_.empty() && std::fwrite(memory_.data(), 1, memory_.size(), file_) != memory_.size())
+    return false;
+  file_size_ += memory_.size();
+  memory_.clear();
+  return true;
+}
+
+bool EventSpool::Add(uint32_t input, uint64_t first_line, std::string_view text) {
+  if (failed_) return false;
+  // Offsets count from the start of the file, then of memory_: the bytes in
+  // memory_ are the file's tail once they are spilled.
+  entries_.push_back({first_line, file_size_ + memory_.size(), input, uint32_t(text.size())});
+  memory_.append(text);
+  if (memory_.size() > budget_ && !Spill()) {
+    failed_ = true;
+    return false;
+  }
+  return true;
+}
+
+bool EventSpool::ForEachSorted(const std::function<void(std::string_view)>& fn) {
+  if (failed_) return false;
+  std::vector<uint32_t> order(entries_.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Entry& x = entries_[a];
+    const Entry& y = entries_[b];
+    if (x.input != y.input) return x.input < y.input;
+    return x.first_line < y.first_line;
+  });
+  if (file_ && std::fflush(file_) != 0) return false;
+  std::string buffer;
+  for (uint32_t i : order) {
+    const Entry& e = entries_[i];
+    if (e.offset >= file_size_) {
+      fn(std::string_view(memory_).substr(e.offset - file_size_, e.length));
+      continue;
+    }
+    buffer.resize(e.length);
+    if (std::fseek(file_, long(e.offset), SEEK_SET) != 0 ||
+        std::fread(buffer.data(), 1, e.length, file_) != e.length)
+      return false;
+    fn(buffer);
+  }
+  return true;
+}
+
+}  // namespace lockgraph
