@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <tuple>
 
 #include "model/process_id.h"
 
@@ -18,8 +19,14 @@ class Walker {
          const std::map<std::string, Backend>& backends)
       : g_(g), edges_(edges), backends_(backends), waiters_of_(g.process_count()),
         visited_(g.process_count(), 0), depth_(g.process_count(), 0) {
-    for (const WaitEdge& e : g.edges())
-      waiters_of_[*g.FindProcess(e.blocker)].push_back(*g.FindProcess(e.waiter));
+    // Waiters listed in edge order (the order edges were added), found
+    // from the successor lists by vertex: no lookup of ids by name.
+    std::vector<std::tuple<size_t, Vertex, Vertex>> by_edge;  // edge, blocker, waiter
+    by_edge.reserve(g.edges().size());
+    for (Vertex v = 0; v < Vertex(g.process_count()); ++v)
+      for (const WaitForGraph::Step& s : g.Successors(v)) by_edge.emplace_back(s.edge, s.blocker, v);
+    std::sort(by_edge.begin(), by_edge.end());
+    for (const auto& [edge, blocker, waiter] : by_edge) waiters_of_[blocker].push_back(waiter);
   }
 
   Backend Describe(const std::string& id) const {

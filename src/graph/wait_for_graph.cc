@@ -17,12 +17,6 @@ WaitForGraph::Vertex WaitForGraph::AddProcess(const std::string& id) {
   return it->second;
 }
 
-WaitForGraph::Vertex WaitForGraph::AddResource(const LockTarget& lock) {
-  auto [it, inserted] = resource_index_.emplace(lock.Key(), uint32_t(resources_.size()));
-  if (inserted) resources_.push_back(lock);
-  return it->second;
-}
-
 std::optional<WaitForGraph::Vertex> WaitForGraph::FindProcess(const std::string& id) const {
   auto it = process_index_.find(id);
   if (it == process_index_.end()) return std::nullopt;
@@ -34,7 +28,6 @@ void WaitForGraph::AddWait(const std::string& waiter, const std::string& mode,
                            EdgeBasis basis) {
   Vertex w = AddProcess(waiter);
   Vertex b = AddProcess(blocker);
-  AddResource(lock);
   WaitEdge e;
   e.waiter = waiter;
   e.blocker = blocker;
@@ -141,7 +134,9 @@ std::vector<WaitForGraph::Vertex> WaitForGraph::ChainFrom(Vertex start) const {
   // graph-sized "seen" array on every call (100,000 processes); a set
   // takes over for the rare long one.
   constexpr size_t kLinear = 64;
-  std::vector<Vertex> chain{start};
+  std::vector<Vertex> chain;
+  chain.reserve(8);
+  chain.push_back(start);
   std::unordered_set<Vertex> seen;
   Vertex v = start;
   while (!succ_[v].empty()) {

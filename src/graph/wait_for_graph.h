@@ -1,8 +1,9 @@
-// The wait-for graph, one model for every engine: processes and lock
-// resources as vertices; a process waits for a resource (with a mode), a
-// resource is held by (hard), queued ahead by (soft) or, by the conflict
-// matrix, blocked by (derived) other processes. Cycle search and blocking
-// chains work on the process-to-process projection.
+// The wait-for graph, one model for every engine: processes as vertices; a
+// process waits for a lock (with a mode) that is held by (hard), queued
+// ahead by (soft) or, by the conflict matrix, blocked by (derived) other
+// processes. Cycle search and blocking chains work on these process-to-
+// process edges; the lock of each edge stays on the edge (edges()), since no
+// search needs the locks as vertices of their own.
 // Algorithms: docs/graph.md.
 #pragma once
 
@@ -25,12 +26,8 @@ class WaitForGraph {
 
   /// Adds (or finds) the process with this id.
   Vertex AddProcess(const std::string& id);
-  /// Adds (or finds) the resource with this key (LockTarget::Key()).
-  Vertex AddResource(const LockTarget& lock);
-
   /// `waiter` waits for `lock` in `mode`, blocked by `blocker` on the
-  /// grounds `basis`. Adds both processes, the resource and the two edges
-  /// waiter -> resource and resource -> blocker.
+  /// grounds `basis`. Adds both processes and the edge waiter -> blocker.
   void AddWait(const std::string& waiter, const std::string& mode, const LockTarget& lock,
                const std::string& blocker, EdgeBasis basis);
 
@@ -70,8 +67,6 @@ class WaitForGraph {
  private:
   std::unordered_map<std::string, Vertex> process_index_;
   std::vector<std::string> process_ids_;
-  std::unordered_map<std::string, uint32_t> resource_index_;
-  std::vector<LockTarget> resources_;
   std::vector<WaitEdge> edges_;
   std::vector<std::vector<Step>> succ_;      // per process
   std::vector<uint32_t> blocks_count_;       // per process: how many wait for it
