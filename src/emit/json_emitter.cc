@@ -2,6 +2,7 @@
 // deadlock groups, run-level findings, and the summary last. Written
 // event by event (each dumped and indented on its own), so that no JSON tree
 // of the whole report is ever built; the layout is nlohmann's indent of 2.
+#include "emit/check_report.h"
 #include "emit/emitter.h"
 #include "emit/event_json.h"
 #include "emit/findings_json.h"
@@ -49,6 +50,7 @@ class JsonEmitter : public Emitter {
     }
     out << ",\n  \"groups\": " << Dump(GroupsToJson(report.groups), 2);
     out << ",\n  \"findings\": " << Dump(FindingsToJson(report.findings), 2);
+    if (report.check) out << ",\n  \"check\": " << Dump(CheckToJson(report), 2);
     out << ",\n  \"summary\": " << Dump(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 };
