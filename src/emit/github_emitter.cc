@@ -2,8 +2,10 @@
 // deadlock group, lock wait over check's limit, finding and stale baseline
 // entry: `::error file=F,line=L,endLine=E,title=T::message`. Escaping as the
 // Actions runner reads it: in the message %, CR and LF; in properties also
-// ':' and ','. Log text goes through PrintableText first, so that no ESC or
-// NUL reaches the job log.
+// ':' and ','. Other control characters are shown as \x1b and invalid UTF-8
+// as U+FFFD (text_safety.h), so that no ESC or NUL reaches the job log.
+#include <cstdio>
+
 #include "app/baseline.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
@@ -12,13 +14,24 @@
 namespace lockgraph {
 namespace {
 
+// %, CR and LF as the runner reads them; other control characters shown
+// as \x1b, as PrintableText does, so that no ESC or NUL reaches the log.
 std::string EscapeData(std::string_view s) {
   std::string out;
-  for (char c : PrintableText(s)) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out += c;
+  for (unsigned char c : ValidUtf8(s)) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '\r') {
+      out += "%0D";
+    } else if (c == '\n') {
+      out += "%0A";
+    } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
   }
   return out;
 }
