@@ -97,8 +97,12 @@ void CountFindings(const Report& report, CheckResult* c) {
 void FindStale(const Report& report, const CheckLimits& limits, CheckResult* c) {
   if (!limits.baseline) return;
   std::set<std::string> waits, findings;
-  for (const Event& ev : report.events)
-    if (ev.lock_wait) waits.insert(WaitKey(ev));
+  for (const Event& ev : report.events) {
+    if (!ev.lock_wait) continue;
+    std::string key = WaitKey(ev);
+    if (limits.baseline->HasLockWait(key)) c->known_waits.insert(key);
+    waits.insert(std::move(key));
+  }
   for (const Finding& f : report.findings) findings.insert(FindingKey(f));
   for (const Baseline::Entry& e : limits.baseline->deadlocks)
     if (!c->known_signatures.count(e.key)) c->stale.push_back("deadlock " + e.key + " (" + e.what + ")");
@@ -132,12 +136,7 @@ bool IsNewFinding(const CheckResult& c, const Report& report, const Event* event
                   const Finding& f) {
   if (!event) return c.known_findings.count(FindingKey(f)) == 0;
   if (event->deadlock) return c.IsNew(event->signature);
-  if (event->lock_wait) {
-    const size_t index = static_cast<size_t>(event - report.events.data());
-    for (const LongWait& w : c.long_waits)
-      if (w.event == index) return !w.known;
-    return true;  // a wait under the limit: its findings count when asked for
-  }
+  if (event->lock_wait) return c.known_waits.count(WaitKey(*event)) == 0;
   return true;
 }
 

@@ -27,6 +27,8 @@ struct CheckResult {
   std::set<std::string> known_signatures;
   /// Baseline keys of run-level findings seen again (FindingKey()).
   std::set<std::string> known_findings;
+  /// Wait keys of this run's lock waits that the baseline lists.
+  std::set<std::string> known_waits;
   std::vector<LongWait> long_waits;
   std::vector<std::string> fail_on;  // --fail-on rule IDs, upper case
   /// Baseline entries not seen in this run: "deadlock <signature>",
