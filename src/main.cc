@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Run 'lockgraph COMMAND --help' for a command's options and examples.");
   lockgraph::AddAnalyzeCommand(app);
+  lockgraph::AddCheckCommand(app);
+  lockgraph::AddBaselineCommand(app);
   lockgraph::AddWatchCommand(app);
   lockgraph::AddRulesCommand(app);
   lockgraph::AddExplainCommand(app);

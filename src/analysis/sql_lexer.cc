@@ -16,7 +16,12 @@ class Lexer {
 
   std::vector<SqlToken> Run() {
     std::vector<SqlToken> out;
-    while (SkipSpaceAndComments()) out.push_back(Next());
+    while (SkipSpaceAndComments()) {
+      size_t begin = i_;
+      out.push_back(Next());
+      out.back().begin = begin;
+      out.back().end = i_;
+    }
     return out;
   }
 

@@ -22,6 +22,9 @@ struct SqlToken {
   };
   Kind kind = Kind::kSymbol;
   std::string text;
+  /// Where the token is in the input, [begin, end): redaction replaces
+  /// literals in place and keeps everything else as written.
+  size_t begin = 0, end = 0;
 };
 
 /// Splits `sql` into tokens. Comments (-- and nested /* */) and whitespace

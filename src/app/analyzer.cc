@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "analysis/redact.h"
 #include "io/line_reader.h"
 
 namespace lockgraph {
@@ -91,6 +92,7 @@ void Analyzer::OnEvent(Event&& event) {
     ++report_.summary.cycles;
   }
   rules_.OnEvent(&event);  // before any emitter sees it: streamed events carry findings
+  if (options_.redact) RedactEvent(&event);  // after the rules: they compare key values
   if (stream_) stream_->OnEvent(event);
   if (options_.collect_events) {
     report_.events.push_back(std::move(event));
@@ -100,7 +102,7 @@ void Analyzer::OnEvent(Event&& event) {
 
 void Analyzer::OnUnparsed(const std::string& file, uint64_t line, std::string_view text) {
   if (report_.unparsed.size() < options_.keep_unparsed)
-    report_.unparsed.push_back({file, line, std::string(text)});
+    report_.unparsed.push_back({file, line, options_.redact ? RedactSql(text) : std::string(text)});
 }
 
 void Analyzer::OnDiagnostic(Diagnostic&& diag) {
@@ -125,6 +127,8 @@ Report& Analyzer::Finish() {
   std::vector<RunFacts::Input> inputs;
   for (const InputInfo& in : report_.inputs) inputs.push_back({in.file, in.format, in.detected});
   rules_.Finish(std::move(inputs), &report_.findings, &report_.groups);
+  if (options_.redact)
+    for (Finding& f : report_.findings) RedactRunFinding(&f);
   return report_;
 }
 

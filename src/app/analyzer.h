@@ -16,6 +16,7 @@ struct AnalyzeOptions {
   size_t keep_unparsed = 0;       // how many unparsed lines to keep (--show-unparsed)
   bool collect_events = true;     // false when only streaming (ndjson)
   RuleSelection rules;            // --rules, --disable, --max-wait (checked by the caller)
+  bool redact = false;            // --redact: literals in queries become "?" (analysis/redact.h)
 };
 
 class Analyzer : public ParseSink {

@@ -21,6 +21,10 @@ enum ExitCode : int {
 /// subcommand was chosen.
 void AddAnalyzeCommand(CLI::App& app);
 
+/// Adds `check` (the CI gate) and `baseline` (docs/ci.md).
+void AddCheckCommand(CLI::App& app);
+void AddBaselineCommand(CLI::App& app);
+
 /// Adds `watch` (poll live servers' pg_locks; docs/watch.md).
 void AddWatchCommand(CLI::App& app);
 

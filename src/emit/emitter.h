@@ -31,6 +31,9 @@ class Emitter {
   virtual bool KeepsOwnEvents() const { return false; }
   virtual void OnEvent(const Event& event, std::ostream& out) {}
   virtual void OnInputStart(size_t input) {}
+  /// True when queries are redacted unless --no-redact (formats that are
+  /// uploaded: sarif, junit).
+  virtual bool RedactsByDefault() const { return false; }
   /// Writes the whole report (streaming emitters: only what is left).
   virtual void Write(const Report& report, std::ostream& out) = 0;
   void set_options(const EmitOptions& options) { options_ = options; }
@@ -43,6 +46,9 @@ std::unique_ptr<Emitter> MakeTextEmitter();
 std::unique_ptr<Emitter> MakeJsonEmitter();
 std::unique_ptr<Emitter> MakeNdjsonEmitter();
 std::unique_ptr<Emitter> MakeDotEmitter();
+std::unique_ptr<Emitter> MakeSarifEmitter();
+std::unique_ptr<Emitter> MakeJunitEmitter();
+std::unique_ptr<Emitter> MakeGithubEmitter();
 
 /// Every builtin emitter, in the order `--help` lists them.
 std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters();

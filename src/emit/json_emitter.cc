@@ -7,6 +7,7 @@
 // memory stays flat on logs of any size.
 #include <iostream>
 
+#include "emit/check_report.h"
 #include "emit/emitter.h"
 #include "emit/event_spool.h"
 #include "emit/event_json.h"
@@ -66,6 +67,7 @@ class JsonEmitter : public Emitter {
     }
     out << ",\n  \"groups\": " << Dump(GroupsToJson(report.groups), 2);
     out << ",\n  \"findings\": " << Dump(FindingsToJson(report.findings), 2);
+    if (report.check) out << ",\n  \"check\": " << Dump(CheckToJson(report), 2);
     out << ",\n  \"summary\": " << Dump(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 

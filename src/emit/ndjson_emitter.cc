@@ -1,5 +1,6 @@
 // --format ndjson: one event per line as it is made (with its findings and
 // signature), then a summary line with the deadlock groups and run findings.
+#include "emit/check_report.h"
 #include "emit/emitter.h"
 #include "emit/event_json.h"
 #include "emit/findings_json.h"
@@ -24,6 +25,7 @@ class NdjsonEmitter : public Emitter {
     for (auto& [key, value] : summary.items()) j[key] = value;
     j["groups"] = GroupsToJson(report.groups);
     j["findings"] = FindingsToJson(report.findings);
+    if (report.check) j["check"] = CheckToJson(report);
     out << DumpJson(j, -1) << '\n';
   }
 };

@@ -9,6 +9,9 @@ std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters() {
   emitters.push_back(MakeJsonEmitter());
   emitters.push_back(MakeNdjsonEmitter());
   emitters.push_back(MakeDotEmitter());
+  emitters.push_back(MakeSarifEmitter());
+  emitters.push_back(MakeJunitEmitter());
+  emitters.push_back(MakeGithubEmitter());
   return emitters;
 }
 

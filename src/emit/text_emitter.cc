@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "emit/check_report.h"
 #include "emit/deadlock_text.h"
 #include "emit/emitter.h"
 #include "emit/snapshot_text.h"
@@ -53,6 +54,7 @@ class TextEmitter : public Emitter {
       out << '\n';
     }
     WriteSummary(report, out);
+    if (report.check) WriteCheckText(report, out);
   }
 
  private:

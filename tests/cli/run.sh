@@ -2,7 +2,9 @@
 # Command-line behaviour of `lockgraph analyze`, run by CTest (cli):
 #   tests/cli/run.sh LOCKGRAPH_BIN
 # stdin and '-', gzip input, several files, exit codes and error messages,
-# NO_COLOR, --show-unparsed, and that every format reports the same counts.
+# NO_COLOR, --show-unparsed, and that every format reports the same counts;
+# the usage errors and stdin of `check` and `baseline` (their real-server
+# scenarios: tests/e2e/check.sh).
 set -uo pipefail
 BIN=${1:?usage: run.sh LOCKGRAPH_BIN}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -59,6 +61,27 @@ check "ndjson ends with a summary line" bash -c \
 check "dot renders with Graphviz" bash -c "'$BIN' analyze --format dot '$SAMPLE' | dot -Tsvg >/dev/null"
 check "--help shows examples and exit codes" bash -c \
   "'$BIN' analyze --help | grep -q 'Exit codes' && '$BIN' analyze --help | grep -q 'tail -F'"
+
+# check and baseline: exit codes of usage and input errors, stdin.
+check "check: a deadlock on stdin fails with exit 1 and one verdict line" bash -c \
+  "'$BIN' check < '$SAMPLE' >/dev/null 2>'$WORK/err'; test \$? -eq 1 && test \$(wc -l <'$WORK/err') -eq 1 && grep -q '^lockgraph check: FAIL: 1 deadlock (limit 0): ' '$WORK/err'"
+check "check: --max-deadlocks 1 passes with exit 0" bash -c \
+  "'$BIN' check --max-deadlocks 1 '$SAMPLE' >/dev/null 2>'$WORK/err'; test \$? -eq 0 && grep -q '^lockgraph check: ok: 1 deadlock (limit 1)' '$WORK/err'"
+check "check: a bad --max-lock-wait is a usage error (exit 2)" bash -c \
+  "'$BIN' check --max-lock-wait soon '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'not a duration' '$WORK/err'"
+check "check: an unknown --fail-on rule is a usage error (exit 2)" bash -c \
+  "'$BIN' check --fail-on PG999 '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'PG999' '$WORK/err'"
+check "check: a missing baseline is an input error (exit 2)" bash -c \
+  "'$BIN' check --baseline '$WORK/none.json' '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'none.json: cannot read the baseline' '$WORK/err'"
+echo '{"lockgraph_baseline": 2}' >"$WORK/v2.json"
+check "check: a baseline of another version is refused (exit 2)" bash -c \
+  "'$BIN' check --baseline '$WORK/v2.json' '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'not a lockgraph baseline of version 1' '$WORK/err'"
+check "baseline: stdin to stdout, then check passes with it" bash -c \
+  "'$BIN' baseline < '$SAMPLE' > '$WORK/b.json' 2>/dev/null && '$BIN' check --baseline '$WORK/b.json' '$SAMPLE' >/dev/null 2>&1"
+check "baseline: an unreadable input writes nothing (exit 2)" bash -c \
+  "'$BIN' baseline /nonexistent/x.log -o '$WORK/nb.json' 2>/dev/null; test \$? -eq 2 && test ! -e '$WORK/nb.json'"
+check "check --help shows examples and exit codes" bash -c \
+  "'$BIN' check --help | grep -q 'Exit codes' && '$BIN' baseline --help | grep -q 'lockgraph check --baseline'"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -1,8 +1,9 @@
 // libFuzzer target: arbitrary bytes go through every registered input
 // format (its sniffer, then its parser, line by line as the LineReader feeds
 // them), and every event made is rendered by every emitter. So a new format
-// or emitter is fuzzed as soon as it is registered. Crashes, sanitizer
-// reports and uncaught exceptions are findings.
+// or emitter is fuzzed as soon as it is registered. Every event is also
+// redacted (--redact) and the whole input read as one query to redact.
+// Crashes, sanitizer reports and uncaught exceptions are findings.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/redact.h"
 #include "app/report.h"
 #include "emit/emitter.h"
 #include "parsers/input_format.h"
@@ -43,6 +45,8 @@ std::vector<std::string> SplitLines(std::string_view data) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
   std::vector<std::string> lines = SplitLines(input);
+  (void)lockgraph::RedactSql(input);
+  (void)lockgraph::RedactContextLine(input);
   for (auto& format : lockgraph::RegisterBuiltinFormats()) {
     lockgraph::ParseOptions options;
     std::vector<std::string> head(lines.begin(), lines.begin() + std::min<size_t>(lines.size(), 200));
@@ -54,6 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     parser->Finish();
     lockgraph::Report report;
     report.events = std::move(sink.events);
+    for (const auto& ev : report.events) {
+      lockgraph::Event copy = ev;
+      lockgraph::RedactEvent(&copy);
+    }
     for (auto& emitter : lockgraph::RegisterBuiltinEmitters()) {
       std::ostringstream out;
       for (const auto& ev : report.events) emitter->OnEvent(ev, out);

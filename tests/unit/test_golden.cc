@@ -1,6 +1,7 @@
 // Golden files: each folder tests/golden/<case>/ holds one input file
 // (input.log, input.csv, input.json, ...) and the expected output of every
-// emitter (expected.txt, .json, .ndjson, .dot). Set LOCKGRAPH_UPDATE_GOLDEN=1
+// emitter (expected.txt, .json, .ndjson, .dot, .sarif, .junit.xml, .github);
+// a file named no-redact turns off the default redaction of sarif and junit. Set LOCKGRAPH_UPDATE_GOLDEN=1
 // to rewrite them, then read the diff before committing.
 #include <catch2/catch.hpp>
 
@@ -20,6 +21,7 @@ namespace {
 
 const char* Extension(const std::string& emitter) {
   if (emitter == "text") return "txt";
+  if (emitter == "junit") return "junit.xml";
   return emitter.c_str();
 }
 
@@ -51,10 +53,13 @@ class Collect : public EventStream {
   std::ostream& out_;
 };
 
+// As the CLI does: sarif and junit redact unless the case asks for
+// --no-redact (a file named no-redact in its folder).
 std::string Render(const fs::path& input, Emitter& emitter) {
   std::ostringstream out;
   Collect stream(emitter, out);
   AnalyzeOptions options;
+  options.redact = emitter.RedactsByDefault() && !fs::exists(input.parent_path() / "no-redact");
   options.keep_unparsed = 100;
   // As `analyze` does: json keeps its own events (an EventSpool).
   const bool sees_events = emitter.Streams() || emitter.KeepsOwnEvents();

@@ -1,0 +1,136 @@
+// See baseline.h. The file is written with nlohmann_json (keys in a fixed
+// order, entries sorted) so that a baseline diff shows only what changed.
+#include "app/baseline.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analysis/signature.h"
+#include "analysis/statement.h"
+
+namespace lockgraph {
+namespace {
+
+bool Has(const std::vector<Baseline::Entry>& entries, const std::string& key) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), key,
+                             [](const Baseline::Entry& e, const std::string& k) { return e.key < k; });
+  return it != entries.end() && it->key == key;
+}
+
+std::string Relation(const LockTarget& lock) {
+  if (!lock.relation_name.empty()) return lock.relation_name;
+  return std::string(lock.Field("relation"));
+}
+
+std::vector<Baseline::Entry> Sorted(const std::map<std::string, std::string>& m) {
+  std::vector<Baseline::Entry> out;
+  for (const auto& [key, what] : m) out.push_back({key, what});
+  return out;
+}
+
+nlohmann::ordered_json EntriesToJson(const std::vector<Baseline::Entry>& entries,
+                                     const char* key_name) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const Baseline::Entry& e : entries) a.push_back({{key_name, e.key}, {"what", e.what}});
+  return a;
+}
+
+bool EntriesFromJson(const nlohmann::json& doc, const char* field, const char* key_name,
+                     std::vector<Baseline::Entry>* out, std::string* error) {
+  if (!doc.contains(field)) return true;
+  if (!doc[field].is_array()) {
+    *error = std::string("'") + field + "' is not an array";
+    return false;
+  }
+  for (const auto& e : doc[field]) {
+    if (!e.is_object() || !e.contains(key_name) || !e[key_name].is_string()) {
+      *error = std::string("an entry of '") + field + "' has no string '" + key_name + "'";
+      return false;
+    }
+    out->push_back({e[key_name].get<std::string>(), e.value("what", std::string())});
+  }
+  std::sort(out->begin(), out->end(),
+            [](const Baseline::Entry& a, const Baseline::Entry& b) { return a.key < b.key; });
+  return true;
+}
+
+}  // namespace
+
+bool Baseline::HasDeadlock(const std::string& key) const { return Has(deadlocks, key); }
+bool Baseline::HasLockWait(const std::string& key) const { return Has(lock_waits, key); }
+bool Baseline::HasFinding(const std::string& key) const { return Has(findings, key); }
+
+std::string WaitKey(const Event& event) {
+  const LockWait& w = *event.lock_wait;
+  return Fnv1a64Hex(w.mode + " " + w.lock.type + " " + Relation(w.lock) + " | " +
+                    StatementShape(w.statement, false));
+}
+
+std::string WaitDescription(const Event& event) {
+  const LockWait& w = *event.lock_wait;
+  std::string rel = Relation(w.lock);
+  std::string text = w.mode + " on " + w.lock.type + (rel.empty() ? "" : " of " + rel);
+  std::string sql = NormalizeSql(w.statement, 64);
+  return sql.empty() ? text : text + ": " + sql;
+}
+
+std::string FindingKey(const Finding& f) {
+  std::vector<std::string> sigs = f.signatures;
+  std::sort(sigs.begin(), sigs.end());
+  std::string key = f.rule_id;
+  for (const std::string& s : sigs) key += " " + s;
+  return key;
+}
+
+Baseline MakeBaseline(const Report& report, double min_wait_ms) {
+  std::map<std::string, std::string> deadlocks, waits, findings;
+  for (const DeadlockGroup& g : report.groups) {
+    std::string what;
+    for (const SignatureMember& m : g.members) what += (what.empty() ? "" : " | ") + m.statement;
+    deadlocks.emplace(g.signature, what);
+  }
+  for (const Event& ev : report.events) {
+    if (!ev.lock_wait || ev.lock_wait->waited_ms.value_or(0) < min_wait_ms) continue;
+    waits.emplace(WaitKey(ev), WaitDescription(ev));
+  }
+  for (const Finding& f : report.findings) findings.emplace(FindingKey(f), f.rule_name);
+  return Baseline{Sorted(deadlocks), Sorted(waits), Sorted(findings)};
+}
+
+std::string BaselineToJson(const Baseline& b) {
+  nlohmann::ordered_json doc;
+  doc["lockgraph_baseline"] = kBaselineVersion;
+  doc["deadlocks"] = EntriesToJson(b.deadlocks, "signature");
+  doc["lock_waits"] = EntriesToJson(b.lock_waits, "key");
+  doc["findings"] = EntriesToJson(b.findings, "key");
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot read the baseline";
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
+  std::string why;
+  if (doc.is_discarded() || !doc.is_object()) {
+    why = "not a JSON object";
+  } else if (!doc.contains("lockgraph_baseline") || doc["lockgraph_baseline"] != kBaselineVersion) {
+    why = "not a lockgraph baseline of version " + std::to_string(kBaselineVersion) +
+          " (\"lockgraph_baseline\": " + std::to_string(kBaselineVersion) + ")";
+  } else if (EntriesFromJson(doc, "deadlocks", "signature", &baseline->deadlocks, &why) &&
+             EntriesFromJson(doc, "lock_waits", "key", &baseline->lock_waits, &why) &&
+             EntriesFromJson(doc, "findings", "key", &baseline->findings, &why)) {
+    return true;
+  }
+  *error = path + ": " + why;
+  return false;
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,54 @@
+// Baselines: the deadlock signatures, long-wait keys and run-level finding
+// keys a team has reviewed and accepts for now, in a sorted, diffable JSON
+// file (docs/ci.md#baselines). `lockgraph baseline` writes one from logs;
+// `lockgraph check --baseline` fails only on what is not in it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/report.h"
+
+namespace lockgraph {
+
+inline constexpr int kBaselineVersion = 1;
+
+struct Baseline {
+  struct Entry {
+    std::string key;   // a deadlock signature, a wait key or a finding key
+    std::string what;  // for the reviewer: the statements, the lock, the rule
+  };
+  std::vector<Entry> deadlocks;   // sorted by key
+  std::vector<Entry> lock_waits;  // sorted by key
+  std::vector<Entry> findings;    // run-level findings, sorted by key
+
+  bool HasDeadlock(const std::string& key) const;
+  bool HasLockWait(const std::string& key) const;
+  bool HasFinding(const std::string& key) const;
+};
+
+/// A lock wait's key: FNV-1a 64 of its mode, lock type, relation and
+/// statement shape; pids, xids, keys, literals and times do not count.
+std::string WaitKey(const Event& event);
+
+/// What a baseline entry of a wait shows the reviewer: "ShareLock on
+/// transactionid: update accounts set ... = ?".
+std::string WaitDescription(const Event& event);
+
+/// A run-level finding's key: its rule and the signatures it names (PG009),
+/// else its rule alone (PG011 is about the server's settings).
+std::string FindingKey(const Finding& finding);
+
+/// Every deadlock group; the lock waits of at least `min_wait_ms`; the
+/// run-level findings.
+Baseline MakeBaseline(const Report& report, double min_wait_ms);
+
+/// The file: {"lockgraph_baseline": 1, "deadlocks": [...], "lock_waits":
+/// [...], "findings": [...]}, two-space indent, one entry per key.
+std::string BaselineToJson(const Baseline& baseline);
+
+/// Reads a baseline file; false and *error (naming the file) when it cannot
+/// be read, is not JSON, or has another version.
+bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error);
+
+}  // namespace lockgraph

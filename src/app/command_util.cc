@@ -1,0 +1,98 @@
+// See command_util.h.
+#include "app/command_util.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+#include "app/commands.h"
+
+namespace lockgraph {
+
+void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
+  std::vector<std::string> input_names;
+  for (const auto& f : RegisterBuiltinFormats()) input_names.push_back(f->Name());
+  cmd->add_option("files", args->files, "Log files (plain or .gz); - or nothing reads stdin");
+  cmd->add_option("-i,--input-format", args->input_format,
+                  "Force the input format instead of sniffing it")
+      ->check(CLI::IsMember(input_names));
+  args->prefix_opt = cmd->add_option(
+      "-p,--prefix", args->prefix,
+      "log_line_prefix exactly as in postgresql.conf, e.g. '%m [%p] %q%u@%d '");
+  cmd->add_option("--rules", args->rules.only,
+                  "Run only these rules (IDs or names, comma-separated; default: all, see "
+                  "`lockgraph rules`)")
+      ->delimiter(',')
+      ->allow_extra_args(false);  // one argument per --rules: FILE... follows
+  cmd->add_option("--disable", args->rules.disable, "Do not run these rules (comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--max-wait", args->rules.settings.max_wait_ms,
+                  "PG010: report lock waits at least this long, in ms")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  args->redact_opt = cmd->add_flag(
+      "--redact,!--no-redact", args->redact,
+      "Replace literals in queries (strings, numbers, arrays) by ? in every output; "
+      "default: on for sarif and junit, off otherwise");
+}
+
+AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) {
+  AnalyzeOptions options;
+  options.input_format = args.input_format;
+  options.parse.has_prefix = args.prefix_opt && args.prefix_opt->count() > 0;
+  options.parse.log_line_prefix = args.prefix;
+  options.rules = args.rules;
+  const bool given = args.redact_opt && args.redact_opt->count() > 0;
+  options.redact = given ? args.redact : (emitter && emitter->RedactsByDefault());
+  return options;
+}
+
+bool UseColor(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  return isatty(STDOUT_FILENO);
+}
+
+std::unique_ptr<Emitter> FindEmitter(const std::string& name) {
+  for (auto& e : RegisterBuiltinEmitters())
+    if (e->Name() == name) return std::move(e);
+  return nullptr;
+}
+
+std::string FormatHelp(std::vector<std::string>* names) {
+  std::string help = "Output format:";
+  for (const auto& e : RegisterBuiltinEmitters()) {
+    names->push_back(e->Name());
+    help += "\n  " + e->Name() + ": " + e->Description();
+  }
+  return help;
+}
+
+size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std::string& command,
+                  int* status) {
+  if (files.empty()) {
+    if (isatty(STDIN_FILENO)) {
+      std::cerr << "lockgraph " << command << ": no input (give FILE... or - for stdin; see --help)\n";
+      *status = kExitError;
+      return 0;
+    }
+    files.push_back("-");
+  }
+  size_t analysed = 0;
+  for (const std::string& file : files) {
+    std::string error;
+    if (analyzer.AnalyzeInput(file, &error)) {
+      ++analysed;
+    } else {
+      std::cerr << "lockgraph: " << error << '\n';
+      *status = kExitError;
+    }
+  }
+  return analysed;
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,22 @@
+// What `lockgraph check` decided, in the text and JSON reports: the broken
+// limits, the new and known deadlock signatures, the long waits and the
+// baseline entries no longer seen (docs/ci.md, docs/json-schema.md#check).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "app/report.h"
+
+namespace lockgraph {
+
+/// {"passed", "broken": [...], "new_deadlocks", "known_deadlocks",
+///  "new_signatures": [...], "long_waits": [{key, waited_ms, known, file,
+///  first_line}], "fail_on": [...], "baseline", "stale": [...]}.
+nlohmann::ordered_json CheckToJson(const Report& report);
+
+/// "check: FAIL" or "check: ok", then one line per broken limit and per
+/// stale baseline entry. Log text goes through PrintableText.
+void WriteCheckText(const Report& report, std::ostream& out);
+
+}  // namespace lockgraph

@@ -1,0 +1,101 @@
+// See ci_text.h.
+#include "emit/ci_text.h"
+
+#include <cstdio>
+
+#include "app/check_gate.h"
+
+namespace lockgraph {
+namespace {
+
+std::string Ms(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  return buf;
+}
+
+std::string EdgeLine(const WaitEdge& e) {
+  return e.waiter + " waits for " + e.mode + " on " + e.lock.Label() + ", blocked by " + e.blocker;
+}
+
+std::string Pids(const std::vector<int64_t>& pids) {
+  std::string s;
+  for (int64_t p : pids) s += (s.empty() ? "" : " -> ") + std::to_string(p);
+  return s;
+}
+
+}  // namespace
+
+const Event* GroupExample(const Report& report, const DeadlockGroup& group) {
+  for (const Event& ev : report.events)
+    if (ev.deadlock && ev.signature == group.signature) return &ev;
+  return nullptr;
+}
+
+std::string GroupTitle(const DeadlockGroup& g) {
+  std::string statements;
+  for (const SignatureMember& m : g.members)
+    statements += (statements.empty() ? "" : " | ") + m.statement;
+  return "deadlock " + g.signature + " x" + std::to_string(g.count) + ": " + statements;
+}
+
+std::string SourceText(const SourceSpan& s) {
+  std::string t = s.file + ":" + std::to_string(s.first_line);
+  if (s.last_line > s.first_line) t += "-" + std::to_string(s.last_line);
+  return t;
+}
+
+std::string GroupText(const Report& report, const DeadlockGroup& g) {
+  std::string t = std::to_string(g.count) + (g.count == 1 ? " deadlock" : " deadlocks") +
+                  " of signature " + g.signature + "\nfirst: " + g.first_time + " " +
+                  SourceText(g.first_source) + "\nlast: " + g.last_time + " " +
+                  SourceText(g.last_source) + "\n";
+  if (const Event* ev = GroupExample(report, g)) {
+    const Deadlock& d = *ev->deadlock;
+    t += "cycle (victim " + d.victim + "):\n";
+    for (const WaitEdge& e : d.edges) t += "  " + EdgeLine(e) + "\n";
+    t += "processes:\n";
+    for (const Participant& p : d.processes) t += "  " + p.id + ": " + p.query + "\n";
+    for (const Finding& f : ev->findings) t += FindingTitle(f) + "\n  fix: " + f.hint + "\n";
+  } else {
+    for (const SignatureMember& m : g.members) t += "  " + m.statement + "\n";
+  }
+  return t;
+}
+
+std::string WaitTitle(const Event& ev) {
+  const LockWait& w = *ev.lock_wait;
+  return "lock wait " + w.waiter + " waited " + Ms(w.waited_ms.value_or(0)) + " for " + w.mode +
+         " on " + w.lock.Label();
+}
+
+std::string WaitText(const Event& ev) {
+  const LockWait& w = *ev.lock_wait;
+  std::string t = WaitTitle(ev) + " (" + WaitOutcomeName(w.outcome) + ")\n";
+  if (!w.chain.empty()) t += "chain: " + Pids(w.chain) + "\n";
+  if (!w.statement.empty()) t += "statement: " + w.statement + "\n";
+  for (const Finding& f : ev.findings) t += FindingTitle(f) + "\n  fix: " + f.hint + "\n";
+  return t;
+}
+
+std::string FindingTitle(const Finding& f) {
+  return f.rule_id + " " + f.rule_name + ": " + f.message;
+}
+
+std::string FindingText(const Finding& f) {
+  std::string t = f.message + "\nfix: " + f.hint;
+  for (const std::string& e : f.evidence) t += "\n  " + e;
+  return t;
+}
+
+bool GroupFails(const Report& report, const DeadlockGroup& group) {
+  if (!report.check) return true;
+  return report.check->deadlocks_failed && report.check->IsNew(group.signature);
+}
+
+bool FindingFails(const Report& report, const Event* event, const Finding& f) {
+  if (!report.check) return f.severity == Severity::kError;
+  return report.check->FailsOn(f.rule_id) && IsNewFinding(*report.check, report, event, f);
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,46 @@
+// What the CI formats (sarif, junit, github) say about a deadlock group, a
+// long lock wait or a finding, and whether it fails the run: one wording
+// for the three. Raw text: each emitter escapes it for its format.
+#pragma once
+
+#include <string>
+
+#include "app/report.h"
+
+namespace lockgraph {
+
+/// The group's first deadlock (its example), or null when not collected.
+const Event* GroupExample(const Report& report, const DeadlockGroup& group);
+
+/// "deadlock 930e54d877c0bf21 x3: update accounts ... | update accounts ...".
+std::string GroupTitle(const DeadlockGroup& group);
+
+/// Several lines: how often and where first and last seen, the cycle of
+/// the example, the processes' statements, the rules that fired and their
+/// fixes.
+std::string GroupText(const Report& report, const DeadlockGroup& group);
+
+/// "lock wait 7396 waited 690.9 ms for ShareLock on transaction 739".
+std::string WaitTitle(const Event& event);
+
+/// The wait's chain and statement, over several lines.
+std::string WaitText(const Event& event);
+
+/// "PG001 inconsistent-row-lock-order: message".
+std::string FindingTitle(const Finding& finding);
+
+/// The message, "fix: " and the hint, and the evidence lines.
+std::string FindingText(const Finding& finding);
+
+/// "file:first-last".
+std::string SourceText(const SourceSpan& source);
+
+/// Fails the run: any deadlock group without a check (analyze), else a new
+/// group when the deadlock limit is broken.
+bool GroupFails(const Report& report, const DeadlockGroup& group);
+
+/// A finding (of `event`, or run-level when null) that --fail-on names and
+/// the baseline does not cover.
+bool FindingFails(const Report& report, const Event* event, const Finding& finding);
+
+}  // namespace lockgraph

@@ -1,0 +1,118 @@
+// --format github: GitHub Actions workflow commands, one annotation per
+// deadlock group, lock wait over check's limit, finding and stale baseline
+// entry: `::error file=F,line=L,endLine=E,title=T::message`. Escaping as the
+// Actions runner reads it: in the message %, CR and LF; in properties also
+// ':' and ','. Other control characters are shown as \x1b and invalid UTF-8
+// as U+FFFD (text_safety.h), so that no ESC or NUL reaches the job log.
+#include <cstdio>
+
+#include "app/baseline.h"
+#include "emit/ci_text.h"
+#include "emit/emitter.h"
+#include "emit/text_safety.h"
+
+namespace lockgraph {
+namespace {
+
+// %, CR and LF as the runner reads them; other control characters shown
+// as \x1b, as PrintableText does, so that no ESC or NUL reaches the log.
+std::string EscapeData(std::string_view s) {
+  std::string out;
+  for (unsigned char c : ValidUtf8(s)) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '\r') {
+      out += "%0D";
+    } else if (c == '\n') {
+      out += "%0A";
+    } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
+std::string EscapeProperty(std::string_view s) {
+  std::string out;
+  for (char c : EscapeData(s)) {
+    if (c == ':') out += "%3A";
+    else if (c == ',') out += "%2C";
+    else out += c;
+  }
+  return out;
+}
+
+const char* Command(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "notice";
+  }
+  return "warning";
+}
+
+void Annotate(const char* command, const SourceSpan* source, const std::string& title,
+              const std::string& message, std::ostream& out) {
+  out << "::" << command << ' ';
+  if (source && !source->file.empty() && source->first_line) {
+    out << "file=" << EscapeProperty(source->file) << ",line=" << source->first_line;
+    if (source->last_line > source->first_line) out << ",endLine=" << source->last_line;
+    out << ',';
+  }
+  out << "title=" << EscapeProperty(title) << "::" << EscapeData(message) << '\n';
+}
+
+class GithubEmitter : public Emitter {
+ public:
+  std::string Name() const override { return "github"; }
+  std::string Description() const override {
+    return "GitHub Actions annotations (::error file=...,line=...::...)";
+  }
+
+  void Write(const Report& report, std::ostream& out) override {
+    for (const DeadlockGroup& g : report.groups) {
+      Annotate(GroupFails(report, g) ? "error" : "notice", &g.first_source,
+               "lockgraph: deadlock " + g.signature + " x" + std::to_string(g.count),
+               GroupTitle(g) + "\n" + GroupText(report, g), out);
+    }
+    for (const Event& ev : report.events)
+      for (const Finding& f : ev.findings)
+        if (!ev.deadlock || IsGroupExample(report, ev)) AnnotateFinding(report, &ev, f, out);
+    for (const Finding& f : report.findings) AnnotateFinding(report, nullptr, f, out);
+    if (!report.check) return;
+    for (const LongWait& w : report.check->long_waits) {
+      const Event& ev = report.events[w.event];
+      Annotate(w.known ? "notice" : "error", &ev.source, "lockgraph: " + WaitTitle(ev),
+               WaitText(ev), out);
+    }
+    for (const std::string& stale : report.check->stale)
+      Annotate("notice", nullptr, "lockgraph: baseline entry no longer seen", stale, out);
+  }
+
+ private:
+  // Findings of a deadlock are annotated once per group, on its first deadlock.
+  static bool IsGroupExample(const Report& report, const Event& ev) {
+    for (const DeadlockGroup& g : report.groups)
+      if (g.signature == ev.signature) return GroupExample(report, g) == &ev;
+    return true;
+  }
+
+  static void AnnotateFinding(const Report& report, const Event* ev, const Finding& f,
+                              std::ostream& out) {
+    const char* command = FindingFails(report, ev, f) ? "error" : Command(f.severity);
+    if (report.check && !FindingFails(report, ev, f) && f.severity == Severity::kError)
+      command = "warning";  // check decides what fails: only --fail-on rules are errors
+    Annotate(command, ev ? &ev->source : nullptr,
+             "lockgraph: " + f.rule_id + " " + f.rule_name, f.message + "\nfix: " + f.hint, out);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Emitter> MakeGithubEmitter() { return std::make_unique<GithubEmitter>(); }
+
+}  // namespace lockgraph

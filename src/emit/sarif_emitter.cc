@@ -1,0 +1,214 @@
+// --format sarif: SARIF 2.1.0 for code-scanning uploads. One result per
+// deadlock group (rule LG-DEADLOCK) and per finding (the group's first
+// deadlock stands for its group; lock waits each; run-level ones), one per
+// lock wait over check's --max-lock-wait (rule LG-LOCK-WAIT), and with a
+// baseline one "absent" result per entry no longer seen. Rule metadata
+// carries each rule's page (docs/rules/*.md, embedded) as help text.
+// partialFingerprints come from the signature and wait keys, so a result
+// keeps its identity across runs. Built with nlohmann_json: escaping and
+// invalid UTF-8 (replaced) are the library's.
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+
+#include "analysis/signature.h"
+#include "app/baseline.h"
+#include "app/check_gate.h"
+#include "emit/ci_text.h"
+#include "emit/emitter.h"
+#include "rules/rule.h"
+#include "rules/rule_docs.h"
+
+namespace lockgraph {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr const char* kDeadlockRule = "LG-DEADLOCK";
+constexpr const char* kWaitRule = "LG-LOCK-WAIT";
+
+const char* Level(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "warning";
+}
+
+// A URI reference for a path as given: unreserved characters and '/' kept,
+// everything else percent-encoded; absolute paths become file:// URIs.
+std::string PathUri(const std::string& path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += char(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The first paragraph after a page's title.
+std::string FirstParagraph(std::string_view page) {
+  size_t start = page.find("\n\n");
+  if (start == std::string_view::npos) return std::string(page);
+  start += 2;
+  size_t end = page.find("\n\n", start);
+  std::string p(page.substr(start, end == std::string_view::npos ? end : end - start));
+  for (char& c : p)
+    if (c == '\n') c = ' ';
+  return p;
+}
+
+json Rule(const std::string& id, const std::string& name, const std::string& summary,
+          const std::string& full, const std::string& help, const char* level) {
+  return {{"id", id},
+          {"name", name},
+          {"shortDescription", {{"text", summary}}},
+          {"fullDescription", {{"text", full}}},
+          {"help", {{"text", help}, {"markdown", help}}},
+          {"defaultConfiguration", {{"level", level}}}};
+}
+
+json Rules(std::vector<std::string>* ids) {
+  json rules = json::array();
+  const std::string deadlock_help =
+      "The server aborted a transaction to break a cycle of lock waits. lockgraph groups "
+      "deadlocks by signature (docs/rules.md#signatures): the statements and the locks they "
+      "wait for, whatever the pids, keys and times. Fix the cause the PG rules name; "
+      "`lockgraph explain PG001` prints a rule's page.";
+  rules.push_back(Rule(kDeadlockRule, "deadlock", "a deadlock the server broke",
+                       "Deadlocks of one signature: the same statements waiting for the same "
+                       "kinds of locks.",
+                       deadlock_help, "error"));
+  rules.push_back(Rule(kWaitRule, "long-lock-wait", "a lock wait longer than the limit",
+                       "A backend waited for a lock longer than `lockgraph check "
+                       "--max-lock-wait`.",
+                       "A lock wait longer than the limit of `lockgraph check --max-lock-wait`. "
+                       "See PG010 (`lockgraph explain PG010`) for who held the lock and why.",
+                       "error"));
+  ids->assign({kDeadlockRule, kWaitRule});
+  for (const auto& r : RegisterBuiltinRules(RuleSettings{})) {
+    const RuleInfo& i = r->info();
+    std::string page(RuleDoc(i.id));
+    rules.push_back(Rule(std::string(i.id), std::string(i.name), std::string(i.summary),
+                         page.empty() ? std::string(i.summary) : FirstParagraph(page),
+                         page.empty() ? std::string(i.summary) : page, Level(i.severity)));
+    ids->push_back(std::string(i.id));
+  }
+  return rules;
+}
+
+json Location(const SourceSpan& s) {
+  json region = {{"startLine", s.first_line}};
+  if (s.last_line > s.first_line) region["endLine"] = s.last_line;
+  return json::array({{{"physicalLocation",
+                        {{"artifactLocation", {{"uri", PathUri(s.file)}}}, {"region", region}}}}});
+}
+
+class SarifEmitter : public Emitter {
+ public:
+  std::string Name() const override { return "sarif"; }
+  std::string Description() const override {
+    return "SARIF 2.1.0 for code scanning (redacted unless --no-redact; docs/ci.md)";
+  }
+  bool RedactsByDefault() const override { return true; }
+
+  void Write(const Report& report, std::ostream& out) override {
+    json rules = Rules(&ids_);
+    json results = json::array();
+    for (const DeadlockGroup& g : report.groups) AddGroup(report, g, results);
+    for (const Event& ev : report.events)
+      if (ev.lock_wait)
+        for (const Finding& f : ev.findings) results.push_back(FindingResult(report, &ev, f));
+    if (report.check) AddCheck(report, results);
+    for (const Finding& f : report.findings) results.push_back(FindingResult(report, nullptr, f));
+    json run = {{"tool",
+                 {{"driver",
+                   {{"name", "lockgraph"},
+                    {"version", LOCKGRAPH_VERSION},
+                    {"semanticVersion", LOCKGRAPH_VERSION},
+                    {"rules", std::move(rules)}}}}},
+                {"columnKind", "utf16CodeUnits"},
+                {"results", std::move(results)}};
+    json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                {"version", "2.1.0"},
+                {"runs", json::array({std::move(run)})}};
+    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  }
+
+ private:
+  json Result(const std::string& rule, const char* level, const std::string& text) const {
+    size_t index = 0;
+    while (index < ids_.size() && ids_[index] != rule) ++index;
+    return {{"ruleId", rule}, {"ruleIndex", index}, {"level", level}, {"message", {{"text", text}}}};
+  }
+
+  void Baseline(const Report& report, bool known, json& r) const {
+    if (report.check && report.check->has_baseline) r["baselineState"] = known ? "unchanged" : "new";
+  }
+
+  void AddGroup(const Report& report, const DeadlockGroup& g, json& results) const {
+    const bool fails = GroupFails(report, g);
+    json r = Result(kDeadlockRule, fails ? "error" : "note",
+                    GroupTitle(g) + "\n" + GroupText(report, g));
+    r["locations"] = Location(g.first_source);
+    r["partialFingerprints"] = {{"lockgraphSignature/v1", g.signature}};
+    r["properties"] = {{"count", g.count}, {"firstSeen", g.first_time},
+                       {"lastSeen", g.last_time}, {"rules", g.rules}};
+    Baseline(report, report.check && !report.check->IsNew(g.signature), r);
+    results.push_back(std::move(r));
+    if (const Event* ev = GroupExample(report, g))
+      for (const Finding& f : ev->findings) results.push_back(FindingResult(report, ev, f));
+  }
+
+  json FindingResult(const Report& report, const Event* ev, const Finding& f) const {
+    json r = Result(f.rule_id, Level(f.severity), FindingTitle(f) + "\n" + FindingText(f));
+    std::string identity = f.rule_id;
+    if (ev) {
+      if (ev->source.first_line) r["locations"] = Location(ev->source);
+      identity += "|" + (ev->deadlock ? ev->signature : ev->lock_wait ? WaitKey(*ev) : "");
+    } else {
+      identity += "|" + FindingKey(f);
+    }
+    r["partialFingerprints"] = {{"lockgraphFinding/v1", Fnv1a64Hex(identity)}};
+    if (report.check) {
+      Baseline(report, !IsNewFinding(*report.check, report, ev, f), r);
+      r["properties"] = {{"failsCheck", FindingFails(report, ev, f)}};
+    }
+    return r;
+  }
+
+  void AddCheck(const Report& report, json& results) const {
+    const CheckResult& c = *report.check;
+    for (const LongWait& w : c.long_waits) {
+      const Event& ev = report.events[w.event];
+      json r = Result(kWaitRule, w.known ? "note" : "error", WaitText(ev));
+      r["locations"] = Location(ev.source);
+      r["partialFingerprints"] = {{"lockgraphWait/v1", w.key}};
+      Baseline(report, w.known, r);
+      results.push_back(std::move(r));
+    }
+    for (const std::string& stale : c.stale) {
+      const char* rule = stale.rfind("lock wait", 0) == 0 ? kWaitRule : kDeadlockRule;
+      json r = Result(rule, "none", "baseline entry no longer seen: " + stale);
+      r["kind"] = "pass";
+      r["baselineState"] = "absent";
+      r["partialFingerprints"] = {{"lockgraphBaseline/v1", Fnv1a64Hex(stale)}};
+      results.push_back(std::move(r));
+    }
+  }
+
+  std::vector<std::string> ids_;
+};
+
+}  // namespace
+
+std::unique_ptr<Emitter> MakeSarifEmitter() { return std::make_unique<SarifEmitter>(); }
+
+}  // namespace lockgraph
