@@ -4,6 +4,10 @@
 // it silent.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
+#include "emit/emitter.h"
+
 #include "rule_test_util.h"
 #include "sqlserver_rule_reports.h"
 
@@ -261,4 +265,25 @@ TEST_CASE("SQL Server deadlocks group by statements and objects, not ids or keys
   CHECK(tally[0].wait == "X keylock Sandbox.dbo.Tally_sm PK_Tally_sm");
   CHECK(tally[1].statement == "update dbo . tally set n = n - ? where n = ?");
   CHECK(tally[1].wait == "X keylock Sandbox.dbo.Tally PK_Tally");
+}
+
+TEST_CASE("hostile report text in MS findings reaches no output raw", "[rules][sqlserver][hostile]") {
+  std::string xe = Replace(SampleText(kKeyLookup), "SELECT c2, c3 FROM t1 WHERE c2 BETWEEN @p1 AND @p1+",
+                           "SELECT c2, c3 FROM t1 WHERE c2 = '&lt;script&gt;x&lt;/script&gt;{}' &#x1B;[31m");
+  xe = Replace(xe, "indexname=\"idx1\"", "indexname=\"idx1&quot;&lt;b&gt;\"");
+  Report r = AnalyzeText(xe);
+  auto f = DeadlockFindings(r, "MS001");
+  REQUIRE(f.size() == 1);
+  CHECK(Has(f[0].message, "through index idx1\"<b> and waits"));  // raw in the model
+  CHECK(Has(f[0].hint, "'<script>x</script>{}' \x1b[31m"));
+  for (auto& e : RegisterBuiltinEmitters()) {
+    std::ostringstream out;
+    for (const Event& ev : r.events) e->OnEvent(ev, out);
+    e->Write(r, out);
+    INFO(e->Name());
+    CHECK(out.str().find('\x1b') == std::string::npos);  // no terminal escape in any format
+    if (e->Name() == "json" || e->Name() == "ndjson")
+      CHECK(Has(out.str(), "idx1\\\"<b>"));  // JSON-escaped quote
+    if (e->Name() == "dot") CHECK_FALSE(Has(out.str(), "idx1\"<b>"));  // no raw quote in a DOT string
+  }
 }
