@@ -37,11 +37,11 @@ std::vector<std::string> CycleEvidence(const Event& event);
 /// "process X (victim) at p1 line 3: SELECT ..." for evidence.
 std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d);
 
-/// True when `mode` only reads: S, IS, RangeS-S, RangeS-U's S part...
+/// True when `mode` only reads: S, IS, RangeS-S, Sch-S.
 bool SharedMode(std::string_view mode);
 
-/// True for modes that write or prepare to: X, U, IX, SIX, IU, SIU, UIX,
-/// RangeX-X, RangeI-N, ...
+/// True for every other mode but NL: those that write or prepare to (X, U,
+/// IX, SIX, IU, SIU, UIX, RangeS-U, RangeI-N, RangeX-X, Sch-M, ...).
 bool WriteMode(std::string_view mode);
 
 /// The isolation level's name without its number: "read committed".
