@@ -5,6 +5,8 @@
 // statement and object, not by process ids or times.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "rule_test_util.h"
@@ -49,4 +51,40 @@ TEST_CASE("the shared samples are the ones tested", "[rules][sqlserver][samples]
     CHECK(test::ReadFile(std::string(LOCKGRAPH_SAMPLES_DIR) + "/sqlserver/" + name) ==
           test::ReadFile(shared));
   }
+}
+
+TEST_CASE("5,000 concatenated reports stream through the rules, one group, nothing kept",
+          "[rules][sqlserver][stream]") {
+  // The reader's own bound (one report at a time) is tested in
+  // test_sqlserver_formats.cc; here the whole pipeline with the rules: each
+  // event is passed on with its findings and dropped, the groups are counted.
+  struct Count : EventStream {
+    size_t events = 0, ms001 = 0;
+    void OnEvent(const Event& ev) override {
+      ++events;
+      for (const Finding& f : ev.findings) ms001 += f.rule_id == "MS001";
+    }
+  } count;
+  std::string one = test::ReadFile(std::string(LOCKGRAPH_SAMPLES_DIR) +
+                                   "/sqlserver/sqlserver-xe-event-keylookup-msdocs.xml");
+  char path[] = "/tmp/lockgraph-ms-stream-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  bool written = true;
+  for (int i = 0; i < 5000; ++i) written = written && write(fd, one.data(), one.size()) == ssize_t(one.size());
+  REQUIRE(written);
+  close(fd);
+  AnalyzeOptions options;
+  options.collect_events = false;
+  Analyzer analyzer(options, &count);
+  std::string error;
+  REQUIRE(analyzer.AnalyzeInput(path, &error));
+  unlink(path);
+  Report& report = analyzer.Finish();
+  CHECK(count.events == 5000);
+  CHECK(count.ms001 == 5000);
+  CHECK(report.events.empty());
+  REQUIRE(report.groups.size() == 1);
+  CHECK(report.groups[0].count == 5000);
+  CHECK(report.groups[0].rules == std::vector<std::string>{"MS001", "MS008"});
 }
