@@ -1,6 +1,7 @@
 // The explicit list of rules, in ID order. A new rule is one file plus one
 // line here (no static self-registration).
 #include "rules/postgresql/builtin_rules.h"
+#include "rules/sqlserver/builtin_rules.h"
 
 namespace lockgraph {
 
@@ -17,6 +18,14 @@ std::vector<std::unique_ptr<Rule>> RegisterBuiltinRules(const RuleSettings& sett
   rules.push_back(MakePg009RetryStorm(settings));
   rules.push_back(MakePg010LongLockWait(settings));
   rules.push_back(MakePg011MissingEvidence(settings));
+  rules.push_back(MakeMs001KeyLookupDeadlock(settings));
+  rules.push_back(MakeMs002ConversionDeadlock(settings));
+  rules.push_back(MakeMs003SerializableRangeLocks(settings));
+  rules.push_back(MakeMs004ReaderWriterDeadlock(settings));
+  rules.push_back(MakeMs005ParallelismDeadlock(settings));
+  rules.push_back(MakeMs006LockEscalation(settings));
+  rules.push_back(MakeMs007ApplicationLockOrder(settings));
+  rules.push_back(MakeMs008DeadlockInProcedure(settings));
   return rules;
 }
 

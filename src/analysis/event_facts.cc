@@ -88,6 +88,68 @@ void DeriveHeldRows(DeadlockFacts* facts) {
   }
 }
 
+// T-SQL delimited identifiers ([dbo].[t1]) as plain ones, so that the
+// statement's table and shape do not depend on the brackets the report
+// happens to print.
+std::string WithoutBrackets(std::string_view sql) {
+  std::string out;
+  out.reserve(sql.size());
+  bool quoted = false;
+  for (size_t i = 0; i < sql.size(); ++i) {
+    char c = sql[i];
+    if (c == '\'') quoted = !quoted;
+    if (!quoted && c == '[') {
+      size_t end = sql.find(']', i + 1);
+      if (end != std::string_view::npos && sql.find('\n', i) > end) {
+        out += sql.substr(i + 1, end - i - 1);
+        i = end;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
+// The numbered parameters of auto-parameterized statements (@1, @2) as $1,
+// $2, which the lexer reads as parameters and the normalizer writes "?".
+// @name variables stay as written.
+std::string NumberedParams(std::string_view sql) {
+  std::string out(sql);
+  bool quoted = false;
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    if (out[i] == '\'') quoted = !quoted;
+    if (!quoted && out[i] == '@' && out[i + 1] >= '0' && out[i + 1] <= '9' &&
+        (i == 0 || out[i - 1] != '@'))
+      out[i] = '$';
+  }
+  return out;
+}
+
+// A SQL Server process: its statement is the innermost frame the report
+// gives text for (a procedure's statement, or the ad hoc batch's), else the
+// input buffer. The waited-on table is the resource's objectname.
+ProcessFacts ReadSqlServerProcess(const Participant& p, const Deadlock& d) {
+  ProcessFacts f;
+  f.participant = &p;
+  for (const WaitEdge& e : d.edges)
+    if (e.waiter == p.id) f.wait = &e;
+  for (const ContextFrame& frame : p.frames)
+    if (!frame.statement.empty() && frame.statement != "unknown") {
+      f.frame = &frame;
+      break;
+    }
+  f.query = WithoutBrackets(f.frame ? f.frame->statement : p.query);
+  const std::string lexed = NumberedParams(f.query);
+  f.statement = ReadStatement(lexed);
+  f.shape = StatementShape(lexed, false);
+  if (f.wait) {
+    std::string_view object = f.wait->lock.Field("objectname");
+    f.wait_table = std::string(object.substr(object.rfind('.') + 1));
+  }
+  return f;
+}
+
 }  // namespace
 
 const ProcessFacts* DeadlockFacts::Find(const std::string& id) const {
@@ -109,6 +171,12 @@ EventFacts ReadEventFacts(const Event& event) {
   if (!event.deadlock) return out;
   const Deadlock& d = *event.deadlock;
   DeadlockFacts facts;
+  facts.engine = event.engine;
+  if (event.engine == "sqlserver") {
+    for (const Participant& p : d.processes) facts.processes.push_back(ReadSqlServerProcess(p, d));
+    out.deadlock = std::move(facts);
+    return out;
+  }
   facts.row_wait = FirstFrame(d.context, ContextFrame::Kind::kRowWait);
   facts.function = FirstFrame(d.context, ContextFrame::Kind::kFunction);
   facts.sql_statement = FirstFrame(d.context, ContextFrame::Kind::kSqlStatement);

@@ -2,6 +2,8 @@
 // deadlock, each participant's statement facts, the row it waits for, the
 // row it must already hold, and the victim's CONTEXT frames; for a lock wait,
 // the waiter's statement. Algorithm: docs/rules.md#what-a-deadlock-report-proves.
+// SQL Server reports (Event::engine "sqlserver") are read from their
+// execution stacks instead: docs/sqlserver.md#what-the-rules-read.
 #pragma once
 
 #include <optional>
@@ -35,9 +37,15 @@ struct ProcessFacts {
   /// The row it holds, derived: when the process it blocks waits for a
   /// transaction lock on a row of the same table, it holds that row.
   std::optional<KeyLiteral> holds;
+  /// SQL Server: the innermost execution-stack frame whose statement the
+  /// report gives (not "unknown"), or null. `query` and `statement` are
+  /// then that frame's statement: the one that waits, where the input
+  /// buffer only shows the batch (`EXEC p1 4`).
+  const ContextFrame* frame = nullptr;
 };
 
 struct DeadlockFacts {
+  std::string engine;  // Event::engine: "postgresql", "sqlserver"
   std::vector<ProcessFacts> processes;
   /// Every edge waits for a row: a transaction lock or a tuple lock.
   bool row_cycle = false;

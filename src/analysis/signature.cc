@@ -1,6 +1,7 @@
 // See signature.h.
 #include "analysis/signature.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace lockgraph {
@@ -23,6 +24,24 @@ SignatureMember Member(const ProcessFacts& p) {
   return m;
 }
 
+// A SQL Server process: the statement that waits (its innermost frame,
+// else the input buffer) and the object and index it waits in. Never the
+// process id, spid, hobt id, key hash, page or time.
+SignatureMember SqlServerMember(const ProcessFacts& p) {
+  SignatureMember m;
+  m.shape = p.shape;
+  m.statement = p.statement.normalized;
+  if (!p.wait) {
+    m.wait = "?";
+    return m;
+  }
+  const LockTarget& lock = p.wait->lock;
+  m.wait = p.wait->mode + " " + lock.type;
+  for (std::string_view field : {"objectname", "indexname", "WaitType"})
+    if (!lock.Field(field).empty()) m.wait += " " + std::string(lock.Field(field));
+  return m;
+}
+
 // The rotation of `v` that sorts first (a cycle has no first member).
 size_t SmallestRotation(const std::vector<std::string>& v) {
   size_t best = 0;
@@ -38,6 +57,9 @@ size_t SmallestRotation(const std::vector<std::string>& v) {
   }
   return best;
 }
+
+// A cycle whose edges name its members (off-cycle processes have no edge).
+bool CompleteCycle(const Deadlock& d) { return d.complete && !d.edges.empty(); }
 
 }  // namespace
 
@@ -55,9 +77,20 @@ std::string Fnv1a64Hex(std::string_view text) {
 DeadlockSignature SignDeadlock(const Deadlock& deadlock, const DeadlockFacts& facts) {
   std::vector<SignatureMember> members;
   std::vector<std::string> keys;
+  std::vector<std::pair<std::string, SignatureMember>> others;
+  const bool sqlserver = facts.engine == "sqlserver";
   for (const ProcessFacts& p : facts.processes) {
-    members.push_back(Member(p));
-    keys.push_back(members.back().shape + " | " + members.back().wait);
+    SignatureMember m = sqlserver ? SqlServerMember(p) : Member(p);
+    std::string key = m.shape + " | " + m.wait;
+    // A SQL Server report also lists processes off the cycle (after the
+    // cycle's members): they are no part of the rotation, and are counted
+    // in report-independent (sorted) order.
+    if (sqlserver && !p.wait && CompleteCycle(deadlock)) {
+      others.emplace_back(std::move(key), std::move(m));
+      continue;
+    }
+    members.push_back(std::move(m));
+    keys.push_back(std::move(key));
   }
   DeadlockSignature sig;
   const size_t n = members.size();
@@ -66,6 +99,12 @@ DeadlockSignature SignDeadlock(const Deadlock& deadlock, const DeadlockFacts& fa
   for (size_t k = 0; k < n; ++k) {
     sig.members.push_back(members[(start + k) % n]);
     canonical += "\n" + keys[(start + k) % n];
+  }
+  std::stable_sort(others.begin(), others.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [key, m] : others) {
+    canonical += "\nalso " + key;
+    sig.members.push_back(std::move(m));
   }
   sig.id = Fnv1a64Hex(canonical);
   return sig;

@@ -21,7 +21,8 @@ struct SignatureMember {
 struct DeadlockSignature {
   std::string id;  // 16 hex digits: FNV-1a 64 of the members' shape and wait
   /// One per process, in the rotation of the cycle whose "shape | wait"
-  /// texts sort first (a cycle has no first member).
+  /// texts sort first (a cycle has no first member); for a complete SQL
+  /// Server cycle, then the report's processes off the cycle, sorted.
   std::vector<SignatureMember> members;
 };
 

@@ -44,6 +44,7 @@ void AddExplainCommand(CLI::App& app) {
   cmd->footer(R"(Examples:
   lockgraph explain PG001
   lockgraph explain numeric-keys-in-text-order
+  lockgraph explain MS001                     # a SQL Server rule
   lockgraph rules                             # every ID)");
   cmd->callback([id]() { throw CLI::RuntimeError(RunExplain(*id)); });
 }

@@ -34,6 +34,7 @@ void AddRulesCommand(CLI::App& app) {
   cmd->footer(R"(Examples:
   lockgraph rules
   lockgraph explain PG001                     # the page of one rule
+  lockgraph analyze --disable MS004 system_health.xml
   lockgraph analyze --rules PG001,PG002 postgresql.log
   lockgraph analyze --disable PG011 postgresql.log)");
   cmd->callback([]() { throw CLI::RuntimeError(RunRules()); });
