@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Run 'lockgraph COMMAND --help' for a command's options and examples.");
   lockgraph::AddAnalyzeCommand(app);
+  lockgraph::AddReportCommand(app);
   lockgraph::AddWatchCommand(app);
   lockgraph::AddRulesCommand(app);
   lockgraph::AddExplainCommand(app);

@@ -21,6 +21,9 @@ enum ExitCode : int {
 /// subcommand was chosen.
 void AddAnalyzeCommand(CLI::App& app);
 
+/// Adds `report` (the HTML page; docs/report.md).
+void AddReportCommand(CLI::App& app);
+
 /// Adds `watch` (poll live servers' pg_locks; docs/watch.md).
 void AddWatchCommand(CLI::App& app);
 

@@ -38,6 +38,7 @@ std::unique_ptr<Emitter> MakeTextEmitter();
 std::unique_ptr<Emitter> MakeJsonEmitter();
 std::unique_ptr<Emitter> MakeNdjsonEmitter();
 std::unique_ptr<Emitter> MakeDotEmitter();
+std::unique_ptr<Emitter> MakeHtmlEmitter();
 
 /// Every builtin emitter, in the order `--help` lists them.
 std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters();

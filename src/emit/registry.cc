@@ -9,6 +9,7 @@ std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters() {
   emitters.push_back(MakeJsonEmitter());
   emitters.push_back(MakeNdjsonEmitter());
   emitters.push_back(MakeDotEmitter());
+  emitters.push_back(MakeHtmlEmitter());
   return emitters;
 }
 
