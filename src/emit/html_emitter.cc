@@ -100,8 +100,9 @@ class HtmlEmitter : public Emitter {
     else
       out << "<p class=\"tools\"><button type=\"button\" id=\"expand-all\">expand all</button>"
              "<button type=\"button\" id=\"collapse-all\">collapse all</button> "
-          << report.groups.size() << " groups of deadlocks with the same signature, largest "
-          << "first; the graphs of the first " << kGroupsDrawn << " are drawn.</p>\n";
+          << report.groups.size() << (report.groups.size() == 1 ? " group" : " groups")
+          << " of deadlocks with the same signature, largest first; the graphs of the first "
+          << kGroupsDrawn << " are drawn.</p>\n";
     SvgRenderer svg;
     int group_no = 0;
     for (const DeadlockGroup& g : report.groups) {
