@@ -38,6 +38,19 @@ std::vector<RuleCount> CountRules(const Report& report) {
   return out;
 }
 
+// The group's statements, each once with how many processes ran it, in
+// the signature's order: "5 x update inventory ..." instead of five lines.
+std::vector<std::pair<std::string, int>> DistinctStatements(const DeadlockGroup& g) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const SignatureMember& m : g.members) {
+    const std::string& text = m.statement.empty() ? m.shape : m.statement;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == text; });
+    if (it == out.end()) out.push_back({text, 1});
+    else ++it->second;
+  }
+  return out;
+}
+
 void WriteCounts(const Report& report, std::ostream& out) {
   const Summary& s = report.summary;
   out << "<div class=\"cards\">"
@@ -69,8 +82,9 @@ void WriteTopGroups(const Report& report, size_t listed, std::ostream& out) {
     const DeadlockGroup& g = report.groups[i];
     out << "<tr><td><a href=\"#" << HtmlId("group", g.signature) << "\">" << i + 1
         << "</a></td><td>" << g.count << "</td><td>";
-    for (const SignatureMember& m : g.members)
-      out << "<code>" << HtmlText(m.statement.empty() ? m.shape : m.statement) << "</code><br>";
+    for (const auto& [statement, n] : DistinctStatements(g))
+      out << (n > 1 ? std::to_string(n) + " &times; " : "") << "<code>" << HtmlText(statement)
+          << "</code><br>";
     out << "</td><td>";
     for (size_t r = 0; r < g.rules.size(); ++r) out << (r ? ", " : "") << RuleLink(g.rules[r]);
     out << "</td><td>" << HtmlText(g.last_time) << "</td></tr>\n";
