@@ -16,7 +16,7 @@ std::string Plural(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-void WriteGraph(const Event& ev, int deadlock_no, const DeadlockGroup& g, int group_no,
+void WriteGraph(const Event& ev, int deadlock_no, int group_no,
                 SvgRenderer* svg, std::ostream& out) {
   if (!svg) {
     out << "<p class=\"muted\">Graph not drawn (only the largest groups are; "
@@ -26,9 +26,11 @@ void WriteGraph(const Event& ev, int deadlock_no, const DeadlockGroup& g, int gr
   DotGraph graph;
   std::string no = std::to_string(deadlock_no);
   AddDeadlockCluster(graph, ev, "d" + no, "deadlock " + no);
-  std::string drawn = svg->Render(graph, "g" + std::to_string(group_no));
+  std::string id = "g";  // not "g" + to_string(): GCC 12 warns falsely (-Wrestrict)
+  id += std::to_string(group_no);
+  std::string drawn = svg->Render(graph, id);
   if (drawn.empty()) out << "<p class=\"muted\">Graphviz could not draw this graph.</p>\n";
-  else out << "<div class=\"graph\">" << drawn << "</div>\n";
+  else out << "<div class=\"graph\" title=\"click: full size / fit\">" << drawn << "</div>\n";
 }
 
 void WriteParticipants(const Event& ev, std::ostream& out) {
@@ -114,7 +116,7 @@ void WriteGroupHtml(const DeadlockGroup& g, int group_no,
     const GroupOccurrence& first = occurrences.front();
     out << "<h4>Example: deadlock " << first.deadlock_no << " at " << HtmlText(first.event->time)
         << " (" << WhereHtml(first.event->source) << ")</h4>\n";
-    WriteGraph(*first.event, first.deadlock_no, g, group_no, svg, out);
+    WriteGraph(*first.event, first.deadlock_no, group_no, svg, out);
     WriteExample(*first.event, first.deadlock_no, out);
   }
   WriteOccurrences(occurrences, out);

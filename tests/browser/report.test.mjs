@@ -66,6 +66,12 @@ test('a group opens on click and shows its drawn graph', async () => {
   assert.ok(box.width > 100 && box.height > 50, `graph drawn at ${JSON.stringify(box)}`);
   assert.ok((await svg.locator('g.node').count()) >= 2, 'at least two processes drawn');
   assert.match(await svg.innerHTML(), /\(victim\)/);
+  // A click shows the graph at full size, another fits it again.
+  const graph = group.locator('div.graph');
+  await graph.click();
+  assert.match(await graph.getAttribute('class'), /\bfull\b/);
+  await graph.click();
+  assert.equal(await graph.getAttribute('class'), 'graph');
   // A finding's rule link opens the rule page.
   const link = group.locator('a.rule').first();
   if (await link.count()) {
