@@ -37,7 +37,7 @@ details.group[open]>summary{border-bottom:1px solid #d6dae3;border-radius:6px 6p
 details .body{padding:4px 14px 10px}.count{font-weight:700;color:#b42318}
 .badge{display:inline-block;border-radius:10px;background:#fee4e2;color:#912018;padding:0 7px;font-size:12px}
 .tag{background:#d92d20;color:#fff;border-radius:4px;padding:0 5px;font-size:11px}tr.victim td{background:#fff6f5}
-.graph{overflow-x:auto;margin:8px 0;cursor:zoom-in}.graph svg{max-width:100%;height:auto}.graph.full{cursor:zoom-out}.graph.full svg{max-width:none}
+.drawn{overflow-x:auto;margin:8px 0;cursor:zoom-in}.drawn svg{max-width:100%;height:auto}.drawn.full{cursor:zoom-out}.drawn.full svg{max-width:none}
 ul.findings{padding-left:18px}.findings li{margin:4px 0}.sev{font-size:12px;border-radius:4px;padding:0 5px;color:#fff;background:#667085}
 .sev-error .sev{background:#d92d20}.sev-warning .sev{background:#dc6803}.sev-note .sev{background:#2e90fa}
 .hint{background:#f0f9ff;border-left:3px solid #2e90fa;padding:3px 8px;margin:3px 0}.problem{color:#b42318}
@@ -48,7 +48,8 @@ dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{color:#66
 
 // Opens the <details> a link points into (a rule page, a group); the
 // expand/collapse buttons; a click on a graph shows it at full size instead
-// of fitted to the page width. No network, no eval.
+// of fitted to the page width (div.drawn: Graphviz's own <g> elements have
+// class "graph"). No network, no eval.
 constexpr const char* kScript = R"(
 (function(){
 function openTarget(){var id=decodeURIComponent(location.hash.slice(1));if(!id)return;
@@ -57,7 +58,7 @@ window.addEventListener('hashchange',openTarget);openTarget();
 function setAll(open){document.querySelectorAll('details.group').forEach(function(d){d.open=open;});}
 document.getElementById('expand-all').addEventListener('click',function(){setAll(true);});
 document.getElementById('collapse-all').addEventListener('click',function(){setAll(false);});
-document.addEventListener('click',function(e){var g=e.target.closest&&e.target.closest('.graph');if(g)g.classList.toggle('full');});
+document.addEventListener('click',function(e){var g=e.target.closest&&e.target.closest('div.drawn');if(g)g.classList.toggle('full');});
 })();
 )";
 

@@ -30,7 +30,7 @@ void WriteGraph(const Event& ev, int deadlock_no, int group_no,
   id += std::to_string(group_no);
   std::string drawn = svg->Render(graph, id);
   if (drawn.empty()) out << "<p class=\"muted\">Graphviz could not draw this graph.</p>\n";
-  else out << "<div class=\"graph\" title=\"click: full size / fit\">" << drawn << "</div>\n";
+  else out << "<div class=\"drawn\" title=\"click: full size / fit\">" << drawn << "</div>\n";
 }
 
 void WriteParticipants(const Event& ev, std::ostream& out) {

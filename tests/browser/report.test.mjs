@@ -57,7 +57,7 @@ test('the real sample: counts, groups, no console error', async () => {
 test('a group opens on click and shows its drawn graph', async () => {
   const { page, problems } = await open(env('SAMPLE_HTML'));
   const group = page.locator('details.group').first();
-  const svg = group.locator('div.graph svg');
+  const svg = group.locator('div.drawn svg');
   assert.equal(await svg.isVisible(), false);
   await group.locator(':scope > summary').click();
   assert.notEqual(await group.getAttribute('open'), null);
@@ -67,11 +67,11 @@ test('a group opens on click and shows its drawn graph', async () => {
   assert.ok((await svg.locator('g.node').count()) >= 2, 'at least two processes drawn');
   assert.match(await svg.innerHTML(), /\(victim\)/);
   // A click shows the graph at full size, another fits it again.
-  const graph = group.locator('div.graph');
+  const graph = group.locator('div.drawn');
   await graph.click();
   assert.match(await graph.getAttribute('class'), /\bfull\b/);
   await graph.click();
-  assert.equal(await graph.getAttribute('class'), 'graph');
+  assert.equal(await graph.getAttribute('class'), 'drawn');
   // A finding's rule link opens the rule page.
   const link = group.locator('a.rule').first();
   if (await link.count()) {
@@ -91,7 +91,7 @@ test('hostile log text is shown literally and never runs', async () => {
   assert.ok(text.includes('</script><script>alert("x")</script>'), 'the query is shown as text');
   assert.equal(await page.locator('script').count(), 1, 'only the page\'s own script');
   assert.ok(text.includes('in relation "we"ird<b>"'), 'the CONTEXT line is shown as text');
-  const svgText = await group.locator('div.graph svg').textContent();
+  const svgText = await group.locator('div.drawn svg').textContent();
   assert.ok(svgText.includes('<script>alert("x")</script>'), 'the SVG label shows the text');
   await page.waitForTimeout(200);
   assert.deepEqual(dialogs, []);

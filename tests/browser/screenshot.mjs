@@ -14,7 +14,7 @@ await page.goto(pathToFileURL(report).href, { waitUntil: 'load' });
 await page.locator('details.group > summary').first().click();
 await page.evaluate(() => window.scrollTo(0, 0));
 // From the top of the page down to the drawn graph of the largest group.
-const graph = await page.locator('details.group div.graph').first().boundingBox();
+const graph = await page.locator('details.group div.drawn').first().boundingBox();
 const height = Math.min(Math.ceil(graph.y + graph.height + 16), 3400);
 await page.screenshot({ path: png, fullPage: true, clip: { x: 0, y: 0, width: 1280, height } });
 await browser.close();

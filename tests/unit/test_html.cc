@@ -129,7 +129,7 @@ TEST_CASE("the page: counts, groups largest first, collapsed, drawn", "[html]") 
   CHECK(Count(html, "<details class=\"group\"") == 1);
   CHECK(Count(html, "<details class=\"group\" open") == 0);
   CHECK(Count(html, "<svg class=\"chart\"") == 1);
-  CHECK(Count(html, "<div class=\"graph\" title=\"click: full size / fit\"><svg") == 1);  // one example per group
+  CHECK(Count(html, "<div class=\"drawn\" title=\"click: full size / fit\"><svg") == 1);  // one example per group
   // No network: no URL to fetch anything from.
   CHECK(html.find("src=") == std::string::npos);
   CHECK(html.find("<link") == std::string::npos);
