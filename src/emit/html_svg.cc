@@ -42,11 +42,21 @@ void FixAllText(Agraph_t* root) {
   }
 }
 
+// One gvc context for the whole process, never freed: with Graphviz 2.42,
+// laying out after a context was freed and another made read a font name
+// that libgvc had freed with the first one, from the pango plugin
+// (AddressSanitizer: heap-use-after-free in textspan_size).
+// The context stays reachable, so LeakSanitizer does not count it.
+GVC_t* SharedContext() {
+  static GVC_t* gvc = gvContext();
+  return gvc;
+}
+
 }  // namespace
 
-SvgRenderer::SvgRenderer() : gvc_(gvContext()) {}
+SvgRenderer::SvgRenderer() : gvc_(nullptr) {}
 
-SvgRenderer::~SvgRenderer() { gvFreeContext(gvc_); }
+SvgRenderer::~SvgRenderer() = default;
 
 std::string SvgRenderer::Render(DotGraph& graph, const std::string& id) {
   Agraph_t* g = graph.root();
@@ -54,6 +64,7 @@ std::string SvgRenderer::Render(DotGraph& graph, const std::string& id) {
   // Top to bottom: a page is narrow, and the boxes hold whole statements.
   DotGraph::Set(g, "rankdir", "TB");
   FixAllText(g);
+  if (!gvc_) gvc_ = SharedContext();  // only when something is drawn
   if (gvLayout(gvc_, g, "dot") != 0) return {};
   char* data = nullptr;
   unsigned int length = 0;

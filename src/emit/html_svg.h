@@ -10,7 +10,8 @@ struct GVC_s;
 
 namespace lockgraph {
 
-/// One gvc context for many graphs. Not copyable; not thread-safe.
+/// Draws graphs with the process's one gvc context (see html_svg.cc for
+/// why it is never freed). Not copyable; not thread-safe.
 class SvgRenderer {
  public:
   SvgRenderer();
