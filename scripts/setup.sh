@@ -13,7 +13,11 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # The browser test (tests/browser, CTest browser_report): Debian's Chromium,
 # driven by playwright-core from npm. Node.js and npm from Debian only when
 # the machine has none (a Node.js of its own ships its own npm).
-$SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+# fonts-liberation2: the font fontconfig gives Graphviz for Helvetica; the
+# report's graphs in tests/golden/*/expected.html were laid out with its
+# text widths (without it, DejaVu Sans: other coordinates).
+$SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver \
+  fonts-liberation2 >/dev/null
 if ! command -v npm >/dev/null; then
   $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
