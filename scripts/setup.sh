@@ -13,11 +13,11 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # The browser test (tests/browser, CTest browser_report): Debian's Chromium,
 # driven by playwright-core from npm. Node.js and npm from Debian only when
 # the machine has none (a Node.js of its own ships its own npm).
-# fonts-liberation2: the font fontconfig gives Graphviz for Helvetica; the
-# report's graphs in tests/golden/*/expected.html were laid out with its
-# text widths (without it, DejaVu Sans: other coordinates).
+# fonts-dejavu-core: Graphviz's pango plugin maps Helvetica and Times to
+# DejaVu Sans and Serif (`dot -v` says so); the graphs in
+# tests/golden/*/expected.html were laid out with their text widths.
 $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver \
-  fonts-liberation2 >/dev/null
+  fonts-dejavu-core >/dev/null
 if ! command -v npm >/dev/null; then
   $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
