@@ -11,12 +11,33 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libpqxx-dev catch2 libpugixml-dev zlib1g-dev libpg-query-dev \
   postgresql postgresql-client python3 gzip clang libclang-rt-14-dev >/dev/null
 
+# Node.js and npm (for the SARIF validator and the browser test) from Debian
+# only when the machine has none (a Node.js of its own ships its own npm).
+if ! command -v npm >/dev/null; then
+  $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+
 # Microsoft's SARIF validator for tests/e2e/check.sh, pinned in
-# tests/sarif/package-lock.json; node and npm from Debian unless present.
-command -v npm >/dev/null || $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+# tests/sarif/package-lock.json.
 SARIF_DIR="$(cd "$(dirname "$0")/.." && pwd)/tests/sarif"
 if ! cmp -s "$SARIF_DIR/package-lock.json" "$SARIF_DIR/node_modules/.lockgraph-installed" ||
    [ ! -x "$SARIF_DIR/node_modules/.bin/sarif-multitool" ]; then
   (cd "$SARIF_DIR" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   cp "$SARIF_DIR/package-lock.json" "$SARIF_DIR/node_modules/.lockgraph-installed"
+fi
+
+# The browser test (tests/browser, CTest browser_report): Debian's Chromium,
+# driven by playwright-core from npm (pinned in tests/browser/package-lock.json).
+# fonts-dejavu-core: Graphviz's pango plugin maps Helvetica and Times to
+# DejaVu Sans and Serif (`dot -v` says so); the graphs in
+# tests/golden/*/expected.html were laid out with their text widths.
+$SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver \
+  fonts-dejavu-core >/dev/null
+BROWSER_DIR="$(cd "$(dirname "$0")/.." && pwd)/tests/browser"
+want=$(node -p 'require(process.argv[1]).packages["node_modules/playwright-core"].version' \
+  "$BROWSER_DIR/package-lock.json")
+have=$(node -p 'require(process.argv[1]).version' \
+  "$BROWSER_DIR/node_modules/playwright-core/package.json" 2>/dev/null || true)
+if [ "$want" != "$have" ]; then
+  (cd "$BROWSER_DIR" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi

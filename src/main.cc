@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   lockgraph::AddAnalyzeCommand(app);
   lockgraph::AddCheckCommand(app);
   lockgraph::AddBaselineCommand(app);
+  lockgraph::AddReportCommand(app);
   lockgraph::AddWatchCommand(app);
   lockgraph::AddRulesCommand(app);
   lockgraph::AddExplainCommand(app);

@@ -40,9 +40,7 @@ int RunAnalyze(const AnalyzeArgs& args) {
   if (analysed == 0) return status;  // nothing to report on
   emitter->Write(report, std::cout);
   std::cout.flush();
-  if (report.summary.lines.unparsed && !args.show_unparsed)
-    std::cerr << "lockgraph: " << report.summary.lines.unparsed
-              << " lines not understood (--show-unparsed lists them)\n";
+  NoteUnparsed(report);
   return status;
 }
 
@@ -68,6 +66,7 @@ void AddAnalyzeCommand(CLI::App& app) {
   lockgraph analyze --format json postgresql.csv > deadlocks.json
   tail -F postgresql.log | lockgraph analyze --format ndjson -
   lockgraph analyze --format dot postgresql.log | dot -Tsvg > deadlocks.svg
+  lockgraph analyze --format html postgresql.log > report.html   # as `lockgraph report`
   lockgraph analyze --prefix '%t [%p]: [%l-1] user=%u,db=%d ' old.log.gz
   lockgraph analyze --rules PG001,PG002 --max-wait 5000 postgresql.log
   lockgraph analyze --disable PG010,PG011 postgresql.log

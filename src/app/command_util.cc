@@ -95,4 +95,10 @@ size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std:
   return analysed;
 }
 
+void NoteUnparsed(const Report& report) {
+  if (report.summary.lines.unparsed && report.unparsed.empty())
+    std::cerr << "lockgraph: " << report.summary.lines.unparsed
+              << " lines not understood (`lockgraph analyze --show-unparsed` lists them)\n";
+}
+
 }  // namespace lockgraph

@@ -63,4 +63,8 @@ std::string FormatHelp(std::vector<std::string>* names);
 size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std::string& command,
                   int* status);
 
+/// The stderr note about lines not understood, when there were any and
+/// they were not listed.
+void NoteUnparsed(const Report& report);
+
 }  // namespace lockgraph

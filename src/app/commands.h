@@ -24,6 +24,8 @@ void AddAnalyzeCommand(CLI::App& app);
 /// Adds `check` (the CI gate) and `baseline` (docs/ci.md).
 void AddCheckCommand(CLI::App& app);
 void AddBaselineCommand(CLI::App& app);
+/// Adds `report` (the HTML page; docs/report.md).
+void AddReportCommand(CLI::App& app);
 
 /// Adds `watch` (poll live servers' pg_locks; docs/watch.md).
 void AddWatchCommand(CLI::App& app);

@@ -1,39 +1,17 @@
 // --format dot: the wait-for graphs as Graphviz DOT, built with cgraph so that
-// quoting is Graphviz's own (src/emit/dot_graph.h). One cluster per deadlock and per blocked lock
-// wait; node ids are stable ("d1_pid_4211"), never pointers. Rule findings are
-// a note in the cluster label and colour the edges (red error, orange warning).
-#include <graphviz/cgraph.h>
-
+// quoting is Graphviz's own (src/emit/dot_graph.h). One cluster per deadlock
+// and per blocked lock wait (src/emit/dot_events.h, shared with the HTML
+// report), one per snapshot tree and cycle.
 #include <memory>
 #include <string>
 
-#include "emit/deadlock_text.h"
+#include "emit/dot_events.h"
 #include "emit/dot_graph.h"
 #include "emit/emitter.h"
 #include "emit/snapshot_dot.h"
 
 namespace lockgraph {
 namespace {
-
-// The note a cluster carries about its event's findings: one line per
-// finding, "PG001 error inconsistent-row-lock-order".
-std::string FindingNote(const Event& ev) {
-  std::string note;
-  for (const Finding& f : ev.findings)
-    note += "\n" + f.rule_id + " " + SeverityName(f.severity) + " " + f.rule_name;
-  return note;
-}
-
-// The colour of an event's edges: that of its most severe finding.
-const char* FindingColor(const Event& ev) {
-  const char* color = nullptr;
-  for (const Finding& f : ev.findings) {
-    if (f.severity == Severity::kError) return "red";
-    if (f.severity == Severity::kWarning) color = "darkorange";
-    else if (!color) color = "blue";
-  }
-  return color;
-}
 
 class DotEmitter : public Emitter {
  public:
@@ -45,75 +23,17 @@ class DotEmitter : public Emitter {
     int deadlock_no = 0, wait_no = 0;
     SnapshotDot snapshots;
     for (const Event& ev : report.events) {
-      if (ev.deadlock) AddDeadlock(graph, ev, ++deadlock_no);
-      if (ev.lock_wait) AddWait(graph, ev, ++wait_no);
+      if (ev.deadlock) {
+        std::string no = std::to_string(++deadlock_no);
+        AddDeadlockCluster(graph, ev, "d" + no, "deadlock " + no);
+      }
+      if (ev.lock_wait) {
+        std::string no = std::to_string(++wait_no);
+        AddWaitCluster(graph, ev, "w" + no, "lock wait " + no);
+      }
       snapshots.Add(graph, ev);
     }
     out << graph.Write();
-  }
-
- private:
-  static void AddDeadlock(DotGraph& graph, const Event& ev, int no) {
-    const Deadlock& d = *ev.deadlock;
-    std::string prefix = "d" + std::to_string(no);
-    Agraph_t* sub = graph.Cluster(prefix, "deadlock " + std::to_string(no) + " at " + ev.time +
-                                              (d.complete ? "" : " (incomplete)") +
-                                              FindingNote(ev));
-    const char* color = FindingColor(ev);
-    auto node_of = [&](const std::string& id) {
-      std::string query, name = "pid " + id;
-      for (const Participant& p : d.processes)
-        if (p.id == id) {
-          query = p.query;
-          if (p.spid) name = SpidName(p);
-        }
-      std::string label = DotLabel(name + (IsVictim(d, id) ? " (victim)" : "")) + "\\l" +
-                          DotLabel(query) + "\\l";
-      Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + id, label);
-      if (IsVictim(d, id)) {
-        DotGraph::Set(n, "color", "red");
-        DotGraph::Set(n, "penwidth", "2");
-      }
-      return n;
-    };
-    for (const WaitEdge& e : d.edges) {
-      Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
-                                   e.mode + " on " + e.lock.Label());
-      DotGraph::Set(edge, "tooltip", DotLabel(e.lock.text));
-      if (color) DotGraph::Set(edge, "color", color);
-    }
-    for (const WaitEdge& e : d.other_edges) {  // waits off the cycle
-      Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
-                                   e.mode + " on " + e.lock.Label());
-      DotGraph::Set(edge, "style", "dashed");
-    }
-  }
-
-  static void AddWait(DotGraph& graph, const Event& ev, int no) {
-    const LockWait& w = *ev.lock_wait;
-    if (w.chain.size() < 2) return;
-    std::string prefix = "w" + std::to_string(no);
-    Agraph_t* sub = graph.Cluster(
-        prefix, "lock wait " + std::to_string(no) + " at " + w.start_time + ": " +
-                    WaitOutcomeName(w.outcome) + FindingNote(ev));
-    const char* color = FindingColor(ev);
-    Agnode_t* prev = nullptr;
-    for (size_t i = 0; i < w.chain.size(); ++i) {
-      std::string pid = std::to_string(w.chain[i]);
-      std::string label = "pid " + pid;
-      if (i == 0 && !w.statement.empty()) label += "\\l" + DotLabel(w.statement);
-      if (i + 1 == w.chain.size() && !w.chain_is_cycle) label += "\\l(root blocker)";
-      std::string id = prefix + "_pid_" + pid;
-      // The repeated last member of a cycle is the node drawn already.
-      Agnode_t* n = agnode(sub, const_cast<char*>(id.c_str()), 0);
-      if (!n) n = DotGraph::Node(sub, id, label + "\\l");
-      if (prev) {
-        Agedge_t* edge =
-            DotGraph::Edge(sub, prev, n, i == 1 ? w.mode + " on " + w.lock.Label() : "waits");
-        if (color) DotGraph::Set(edge, "color", color);
-      }
-      prev = n;
-    }
   }
 };
 

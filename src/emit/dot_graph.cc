@@ -86,6 +86,11 @@ DotGraph::DotGraph() {
   static Agdisc_t disc = {&AgMemDisc, &kSequentialIds, &AgIoDisc};
   g_ = agopen(C("lockgraph"), Agdirected, &disc);
   Set(g_, "rankdir", "LR");
+  // gvContext() (the HTML report) declares node label "\N" on cgraph's
+  // prototype graph, so every graph made after it in the process would
+  // write that default; declaring it here makes the DOT text the same
+  // whether or not a report was drawn first.
+  agattr(g_, AGNODE, C("label"), C("\\N"));
   agattr(g_, AGNODE, C("shape"), C("box"));
   agattr(g_, AGNODE, C("fontname"), C("Helvetica"));
   agattr(g_, AGEDGE, C("fontname"), C("Helvetica"));

@@ -49,6 +49,7 @@ std::unique_ptr<Emitter> MakeDotEmitter();
 std::unique_ptr<Emitter> MakeSarifEmitter();
 std::unique_ptr<Emitter> MakeJunitEmitter();
 std::unique_ptr<Emitter> MakeGithubEmitter();
+std::unique_ptr<Emitter> MakeHtmlEmitter();
 
 /// Every builtin emitter, in the order `--help` lists them.
 std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters();

@@ -61,6 +61,20 @@ check "ndjson ends with a summary line" bash -c \
 check "dot renders with Graphviz" bash -c "'$BIN' analyze --format dot '$SAMPLE' | dot -Tsvg >/dev/null"
 check "--help shows examples and exit codes" bash -c \
   "'$BIN' analyze --help | grep -q 'Exit codes' && '$BIN' analyze --help | grep -q 'tail -F'"
+check "report writes the page of analyze --format html, and says so on stderr" bash -c \
+  "'$BIN' report '$SAMPLE' -o '$WORK/r.html' 2>'$WORK/r.err' && '$BIN' analyze --format html '$SAMPLE' | cmp - '$WORK/r.html' && grep -q 'wrote $WORK/r.html (1 deadlocks in 1 groups' '$WORK/r.err'"
+check "report -o - writes to stdout" bash -c \
+  "'$BIN' report '$SAMPLE' -o - 2>/dev/null | cmp - '$WORK/r.html'"
+check "report from stdin" bash -c \
+  "'$BIN' report - -o - < '$SAMPLE' 2>/dev/null | grep -q 'id=\"count-deadlocks\">1<'"
+check "report without -o: usage error, exit 2" bash -c \
+  "'$BIN' report '$SAMPLE' >/dev/null 2>&1; test \$? -eq 2"
+check "report to an unwritable path: exit 2, nothing on stdout" bash -c \
+  "'$BIN' report '$SAMPLE' -o /nonexistent/dir/r.html 2>'$WORK/err' >'$WORK/out2'; rc=\$?; test \$rc -eq 2 && grep -q 'cannot write /nonexistent/dir/r.html' '$WORK/err' && ! test -s '$WORK/out2'"
+check "report of a missing file among good ones: exit 2, the page still written" bash -c \
+  "'$BIN' report /nonexistent/x.log '$SAMPLE' -o '$WORK/r2.html' 2>/dev/null; rc=\$?; test \$rc -eq 2 && grep -q 'id=\"count-deadlocks\">1<' '$WORK/r2.html'"
+check "report --help shows examples and exit codes" bash -c \
+  "'$BIN' report --help | grep -q 'Exit codes' && '$BIN' report --help | grep -q 'report.html'"
 
 # check and baseline: exit codes of usage and input errors, stdin.
 check "check: a deadlock on stdin fails with exit 1 and one verdict line" bash -c \

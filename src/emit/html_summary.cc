@@ -1,0 +1,146 @@
+// See html_summary.h.
+#include "emit/html_summary.h"
+
+#include <algorithm>
+#include <map>
+
+#include "emit/html_chart.h"
+#include "emit/html_escape.h"
+#include "emit/html_findings.h"
+#include "emit/html_group.h"
+#include "rules/rule_docs.h"
+
+namespace lockgraph {
+namespace {
+
+struct RuleCount {
+  std::string id, name;
+  Severity severity = Severity::kNote;
+  uint64_t findings = 0;
+};
+
+std::vector<RuleCount> CountRules(const Report& report) {
+  std::map<std::string, RuleCount> by_id;
+  auto add = [&](const Finding& f) {
+    RuleCount& c = by_id[f.rule_id];
+    c.id = f.rule_id;
+    c.name = f.rule_name;
+    c.severity = f.severity;
+    ++c.findings;
+  };
+  for (const Event& ev : report.events)
+    for (const Finding& f : ev.findings) add(f);
+  for (const Finding& f : report.findings) add(f);
+  std::vector<RuleCount> out;
+  for (auto& [id, c] : by_id) out.push_back(c);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RuleCount& a, const RuleCount& b) { return a.findings > b.findings; });
+  return out;
+}
+
+// The group's statements, each once with how many processes ran it, in
+// the signature's order: "5 x update inventory ..." instead of five lines.
+std::vector<std::pair<std::string, int>> DistinctStatements(const DeadlockGroup& g) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const SignatureMember& m : g.members) {
+    const std::string& text = m.statement.empty() ? m.shape : m.statement;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == text; });
+    if (it == out.end()) out.push_back({text, 1});
+    else ++it->second;
+  }
+  return out;
+}
+
+void WriteCounts(const Report& report, std::ostream& out) {
+  const Summary& s = report.summary;
+  out << "<div class=\"cards\">"
+      << "<div class=\"card\"><span class=\"n\" id=\"count-deadlocks\">" << s.deadlocks
+      << "</span> deadlocks</div>"
+      << "<div class=\"card\"><span class=\"n\" id=\"count-groups\">" << report.groups.size()
+      << "</span> deadlock groups</div>"
+      << "<div class=\"card\"><span class=\"n\" id=\"count-waits\">" << s.lock_waits
+      << "</span> lock waits</div>";
+  if (s.deadlocks_incomplete)
+    out << "<div class=\"card\"><span class=\"n\">" << s.deadlocks_incomplete
+        << "</span> incomplete deadlock reports</div>";
+  if (s.snapshots)
+    out << "<div class=\"card\"><span class=\"n\">" << s.snapshots << "</span> pg_locks snapshots ("
+        << s.chains << " blocking trees, " << s.cycles << " cycles)</div>";
+  out << "</div>\n<p class=\"muted\">lines: " << s.lines.total << " read, " << s.lines.parsed
+      << " parsed, " << s.lines.unparsed << " not understood. Inputs:";
+  for (const InputInfo& in : report.inputs)
+    out << " <code>" << HtmlText(in.file) << "</code> (" << HtmlText(in.format)
+        << (in.gzip ? ", gzip" : "") << ")";
+  out << "</p>\n";
+}
+
+void WriteTopGroups(const Report& report, size_t listed, std::ostream& out) {
+  if (report.groups.empty()) return;
+  out << "<h3>Largest deadlock groups</h3>\n<table class=\"top\"><tr><th>group</th>"
+         "<th>deadlocks</th><th>statements</th><th>rules</th><th>last seen</th></tr>\n";
+  for (size_t i = 0; i < report.groups.size() && i < listed; ++i) {
+    const DeadlockGroup& g = report.groups[i];
+    out << "<tr><td><a href=\"#" << HtmlId("group", g.signature) << "\">" << i + 1
+        << "</a></td><td>" << g.count << "</td><td>";
+    for (const auto& [statement, n] : DistinctStatements(g))
+      out << (n > 1 ? std::to_string(n) + " &times; " : "") << "<code>" << HtmlText(statement)
+          << "</code><br>";
+    out << "</td><td>";
+    for (size_t r = 0; r < g.rules.size(); ++r) out << (r ? ", " : "") << RuleLink(g.rules[r]);
+    out << "</td><td>" << HtmlText(g.last_time) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void WriteTopRules(const Report& report, std::ostream& out) {
+  std::vector<RuleCount> rules = CountRules(report);
+  if (rules.empty()) return;
+  out << "<h3>Rules that fired most</h3>\n<table class=\"top\"><tr><th>rule</th><th>name</th>"
+         "<th>severity</th><th>findings</th></tr>\n";
+  for (const RuleCount& r : rules)
+    out << "<tr class=\"sev-" << SeverityName(r.severity) << "\"><td>" << RuleLink(r.id)
+        << "</td><td>" << HtmlText(r.name) << "</td><td>" << SeverityName(r.severity)
+        << "</td><td>" << r.findings << "</td></tr>\n";
+  out << "</table>\n";
+}
+
+}  // namespace
+
+void WriteSummaryHtml(const Report& report, size_t groups_listed, std::ostream& out) {
+  out << "<section id=\"summary\">\n<h2>Summary</h2>\n";
+  WriteCounts(report, out);
+  out << "<h3>Deadlocks and lock waits over time</h3>\n<p class=\"legend\"><span "
+         "class=\"key bar-deadlock\"></span> deadlocks <span class=\"key bar-wait\"></span> "
+         "lock waits</p>\n"
+      << TimeChart(report.events) << "\n";
+  WriteTopGroups(report, groups_listed, out);
+  WriteTopRules(report, out);
+  if (!report.findings.empty()) {
+    out << "<h3>Findings about the whole run</h3>\n";
+    WriteFindingsHtml(report.findings, out);
+  }
+  out << "</section>\n";
+}
+
+std::vector<std::string> FiredRules(const Report& report) {
+  std::vector<std::string> ids;
+  for (const RuleCount& r : CountRules(report)) ids.push_back(r.id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void WriteRulePagesHtml(const std::vector<std::string>& ids, std::ostream& out) {
+  if (ids.empty()) return;
+  out << "<section id=\"rules\">\n<h2>Rule pages</h2>\n<p class=\"muted\">The same pages as "
+         "<code>lockgraph explain ID</code>.</p>\n";
+  for (const std::string& id : ids) {
+    std::string_view page = RuleDoc(id);
+    out << "<details class=\"rulepage\" id=\"" << HtmlId("rule", id) << "\"><summary>"
+        << HtmlText(id) << "</summary><pre>"
+        << (page.empty() ? std::string("(no page in this build)") : HtmlText(page))
+        << "</pre></details>\n";
+  }
+  out << "</section>\n";
+}
+
+}  // namespace lockgraph
