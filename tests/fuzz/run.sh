@@ -72,7 +72,7 @@ for name in "${targets[@]}"; do
     failed=$((failed + 1))
   else
     runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$BUILD/$name.log")
-    units=$(grep -Eo 'NEW +[^ ]*|REDUCE' "$BUILD/$name.log" | grep -c NEW || true)
+    units=$(awk '/stat::new_units_added/ {print $2}' "$BUILD/$name.log")
     corpus=$(grep -Eo 'corp: [0-9]+/[0-9]+[a-zA-Z]*' "$BUILD/$name.log" | tail -1)
     echo "PASS  $name: $runs runs, $units new units, $corpus"
     passed=$((passed + 1))
