@@ -5,10 +5,12 @@
 
 #include <charconv>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
+#include "emit/text_safety.h"
 #include "parsers/postgresql/jsonlog_prefilter.h"
 #include "parsers/postgresql/labels.h"
 
@@ -189,6 +191,14 @@ bool Handler::Integer(int64_t v) {
   return Done();
 }
 
+bool SaxParse(std::string_view line, Handler* h) {
+  try {
+    return json::sax_parse(line.begin(), line.end(), h);
+  } catch (...) {
+    return false;  // nlohmann reports errors through the handler; never let one out
+  }
+}
+
 }  // namespace
 
 JsonLineKind ParseJsonlogLine(std::string_view line, LogRecord* record) {
@@ -196,11 +206,18 @@ JsonLineKind ParseJsonlogLine(std::string_view line, LogRecord* record) {
   const size_t first = line.find_first_not_of(" \t\r");
   if (first == std::string_view::npos || line[first] != '{') return JsonLineKind::kNotObject;
   Handler h(record);
-  bool ok = false;
-  try {
-    ok = json::sax_parse(line.begin(), line.end(), &h);
-  } catch (...) {
-    ok = false;  // nlohmann reports errors through the handler; never let one out
+  bool ok = SaxParse(line, &h);
+  if (!ok) {
+    // The server writes the bytes of a non-UTF-8 database as they are
+    // (escape_json escapes only ASCII); JSON parsers refuse them. Such a
+    // record is read with each invalid byte as U+FFFD, which is what every
+    // output would show of it anyway.
+    std::string valid = ValidUtf8(line);
+    if (valid != line) {
+      ClearRecord(record);
+      h = Handler(record);
+      ok = SaxParse(valid, &h);
+    }
   }
   if (!ok || !h.root_object()) return JsonLineKind::kNotObject;
   if (!h.has_time || !h.has_message) return JsonLineKind::kOtherObject;

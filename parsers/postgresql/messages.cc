@@ -33,6 +33,35 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
   return lines;
 }
 
+// When an edge line is missing (edge i's blocker is not the next edge's
+// waiter), the server still wrote the query line of that blocker, right
+// after the query of edge i's waiter: it is expected there, so that its line
+// is not read as the end of the previous query. No edge is made up for it.
+void AddUnlinkedBlockers(DeadlockDetail* out) {
+  std::vector<Participant> processes;
+  const size_t n = out->edges.size();
+  for (size_t i = 0; i < n; ++i) {
+    processes.push_back(out->processes[i]);
+    const std::string& blocker = out->edges[i].blocker;
+    if (blocker == out->edges[(i + 1) % n].waiter) continue;
+    bool known = false;
+    for (const WaitEdge& e : out->edges) known = known || e.waiter == blocker;
+    for (const Participant& p : processes) known = known || p.id == blocker;
+    if (known) continue;
+    Participant p;
+    p.id = blocker;
+    p.pid = ToInt(p.id);
+    processes.push_back(std::move(p));
+  }
+  out->processes = std::move(processes);
+}
+
+bool IsWaiter(const DeadlockDetail& d, const std::string& id) {
+  for (const WaitEdge& e : d.edges)
+    if (e.waiter == id) return true;
+  return false;
+}
+
 // Cuts the query entries: entry i runs from "Process <pid_i>: " up to the
 // "\nProcess <pid_i+1>: " that follows it.
 void ReadQueries(std::string_view rest, DeadlockDetail* out) {
@@ -44,9 +73,12 @@ void ReadQueries(std::string_view rest, DeadlockDetail* out) {
       // "Process 4178:" followed by a query that starts with a newline.
       std::string bare = "Process " + p.id + ":";
       if (rest.substr(pos, bare.size()) == bare &&
-          (pos + bare.size() == rest.size() || rest[pos + bare.size()] == '\n'))
+          (pos + bare.size() == rest.size() || rest[pos + bare.size()] == '\n')) {
         head = bare;
-      else {
+      } else if (!IsWaiter(*out, p.id)) {
+        out->processes.erase(out->processes.begin() + i--);  // expected, not there
+        continue;
+      } else {
         out->problems.push_back("query line of process " + p.id + " missing");
         return;
       }
@@ -95,6 +127,7 @@ DeadlockDetail ParseDeadlockDetail(std::string_view detail) {
     out.problems.push_back("no query lines after the edges");
     return out;
   }
+  AddUnlinkedBlockers(&out);
   size_t offset = lines[i].data() - detail.data();
   ReadQueries(detail.substr(offset), &out);
   return out;
@@ -124,8 +157,11 @@ bool OrderCycleFromVictim(std::string_view victim, std::vector<WaitEdge>* edges,
   }
   size_t shift = at - edges->begin();
   std::rotate(edges->begin(), edges->begin() + shift, edges->end());
-  if (processes->size() == n)
-    std::rotate(processes->begin(), processes->begin() + shift, processes->end());
+  // Processes follow the edges' waiters, with a blocker whose edge is missing
+  // after its waiter: the victim's entry goes first either way.
+  auto p = std::find_if(processes->begin(), processes->end(),
+                        [&](const Participant& x) { return x.id == victim; });
+  if (p != processes->end()) std::rotate(processes->begin(), p, processes->end());
   return closed;
 }
 

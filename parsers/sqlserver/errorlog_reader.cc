@@ -113,7 +113,7 @@ bool ErrorlogReader::Start(std::string_view line, uint64_t line_no, bool prefixe
   return true;
 }
 
-void ErrorlogReader::Close() {
+void ErrorlogReader::Close(bool at_end) {
   ReportOrigin origin;
   origin.file = file_;
   origin.first_line = first_line_;
@@ -129,14 +129,22 @@ void ErrorlogReader::Close() {
     deadlock = tf1204_->deadlock();
     origin.form = "trace flag 1204";
   }
-  sink_.OnEvent(BuildSqlServerDeadlock(deadlock, origin));
+  Event ev = BuildSqlServerDeadlock(deadlock, origin);
+  // A trace-flag report has no closing line: one that the end of input
+  // leaves without its cycle was cut there (a rotated or copied-too-soon
+  // ERRORLOG), and is kept and flagged like a cut XML report.
+  if (at_end && !ev.deadlock->complete) {
+    ev.truncated = true;
+    ev.deadlock->problems.push_back("the report is cut (end of input)");
+  }
+  sink_.OnEvent(std::move(ev));
   tf1222_.reset();
   tf1204_.reset();
   doc_.reset();
 }
 
 void ErrorlogReader::Finish() {
-  if (tf1222_ || tf1204_) Close();
+  if (tf1222_ || tf1204_) Close(/*at_end=*/true);
 }
 
 }  // namespace lockgraph

@@ -41,7 +41,8 @@ class ErrorlogReader final : public LineParser {
  private:
   bool Continue(std::string_view line, uint64_t line_no, bool prefixed, const ErrorlogPrefix& p);
   bool Start(std::string_view line, uint64_t line_no, bool prefixed, const ErrorlogPrefix& p);
-  void Close();
+  /// Hands the open report on; `at_end`: the input ended inside it.
+  void Close(bool at_end = false);
 
   std::string file_;
   ParseSink& sink_;

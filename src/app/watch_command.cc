@@ -17,6 +17,7 @@ struct WatchArgs {
   std::vector<std::string> dsns;
   std::string interval = "1s";
   std::string duration;
+  std::string statement_timeout = "2s";
   std::string format = "text";
   std::string color = "auto";
   bool once = false;
@@ -40,6 +41,14 @@ int RunWatchCommand(const WatchArgs& args) {
       return kExitError;
     }
   }
+  PollSettings settings;
+  std::optional<double> timeout = ParseDurationMs(args.statement_timeout);
+  if (!timeout || *timeout < 1 || *timeout > 3600 * 1000) {
+    std::cerr << "lockgraph watch: --statement-timeout '" << args.statement_timeout
+              << "': give a duration from 1ms to 1h (500ms, 2s)\n";
+    return kExitError;
+  }
+  settings.statement_timeout_ms = static_cast<int>(*timeout);
   options.once = args.once;
   options.format = args.format;
   const bool tty = isatty(STDOUT_FILENO);
@@ -51,7 +60,7 @@ int RunWatchCommand(const WatchArgs& args) {
   std::vector<std::unique_ptr<SnapshotSource>> sources;
   std::vector<std::string> dsns = args.dsns;
   if (dsns.empty()) dsns.push_back("");  // PG* variables, service file, defaults
-  for (const std::string& dsn : dsns) sources.push_back(MakePqxxSnapshotSource(dsn, PollSettings()));
+  for (const std::string& dsn : dsns) sources.push_back(MakePqxxSnapshotSource(dsn, settings));
   return RunWatch(std::move(sources), options, std::cout, std::cerr);
 }
 
@@ -65,6 +74,10 @@ void AddWatchCommand(CLI::App& app) {
                   "Connection strings (key=value or postgresql:// URI); none: the PG* "
                   "environment variables and service file, as psql");
   cmd->add_option("--interval", args->interval, "Time between polls (at least 100ms)")
+      ->capture_default_str();
+  cmd->add_option("--statement-timeout", args->statement_timeout,
+                  "The poller's statement_timeout: a poll that takes longer is cancelled "
+                  "by the server, reported, and tried again at the next interval")
       ->capture_default_str();
   cmd->add_flag("--once", args->once, "Poll each server once, print, exit");
   cmd->add_option("--duration", args->duration, "Stop after this long (30s, 5m, 1h)");
@@ -83,7 +96,10 @@ void AddWatchCommand(CLI::App& app) {
   lockgraph watch --format ndjson --interval 2s | ship-somewhere
 
 The poller's session is read-only, application_name=lockgraph, with
-statement_timeout 2s and lock_timeout 100ms; passwords are never printed.
+statement_timeout 2s (--statement-timeout) and lock_timeout 100ms; passwords
+are never printed. A server that goes away, refuses connections or cancels a
+poll is reported on stderr and tried again (with backoff when unreachable);
+what was seen before is kept, so the waits that ended meanwhile are reported.
 Needs pg_read_all_stats (or superuser) to see other users' queries.
 
 Exit codes: 0 done (Ctrl-C, --duration, --once), 2 usage error, or a server

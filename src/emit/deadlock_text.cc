@@ -8,12 +8,14 @@
 namespace lockgraph {
 namespace {
 
-std::string Clean(std::string_view s) { return PrintableText(s); }
+// One-line fields (names, ids, labels): a newline in them is shown as \n,
+// so that no field can start a line of its own that looks like output.
+std::string Clean(std::string_view s) { return OneLineText(s); }
 
 // Text indented by `indent` after each line break.
 std::string Indented(std::string_view text, const std::string& indent) {
   std::string out;
-  for (char c : Clean(text)) {
+  for (char c : PrintableText(text)) {  // multi-line text: queries
     out += c;
     if (c == '\n') out += indent;
   }

@@ -56,4 +56,15 @@ std::string PrintableText(std::string_view text) {
   return out;
 }
 
+std::string OneLineText(std::string_view text) {
+  std::string printable = PrintableText(text);
+  std::string out;
+  out.reserve(printable.size());
+  for (char c : printable) {
+    if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
 }  // namespace lockgraph

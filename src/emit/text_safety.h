@@ -15,4 +15,8 @@ std::string ValidUtf8(std::string_view text);
 /// "\x1b" (so ESC, BEL and NUL reach no terminal).
 std::string PrintableText(std::string_view text);
 
+/// PrintableText with '\n' written as "\n" too: for names, ids and labels,
+/// which the text outputs print on one line.
+std::string OneLineText(std::string_view text);
+
 }  // namespace lockgraph

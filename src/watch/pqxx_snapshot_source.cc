@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "watch/dsn.h"
 #include "watch/snapshot_source.h"
@@ -38,6 +40,7 @@ class PqxxSnapshotSource : public SnapshotSource {
       pqxx::result rows = tx.exec(PgSnapshotQuery());
       std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
       result.snapshot = ToSnapshot(rows, &result.error);
+      result.hidden_queries = HideUnreadableQueries(&result.snapshot);
       if (rows.empty())  // nothing contested: ask the time, for wait_ended
         result.snapshot.sampled_at =
             tx.exec("SELECT pg_catalog.statement_timestamp()")[0][0].c_str();
@@ -64,6 +67,18 @@ class PqxxSnapshotSource : public SnapshotSource {
     std::string line = s.substr(0, s.find('\n'));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     return line;
+  }
+
+  // Without pg_read_all_stats, pg_stat_activity shows other roles' sessions
+  // with query "<insufficient privilege>" (and state, xact_start... NULL).
+  static int HideUnreadableQueries(PgSnapshot* snapshot) {
+    std::set<std::optional<int64_t>> pids;
+    for (PgLockRow& row : snapshot->rows) {
+      if (row.query != "<insufficient privilege>") continue;
+      row.query.clear();
+      pids.insert(row.pid);
+    }
+    return static_cast<int>(pids.size());
   }
 
   bool Connect(std::string* error) {

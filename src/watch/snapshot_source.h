@@ -37,6 +37,10 @@ class SnapshotSource {
     Status status = Status::kOk;
     PgSnapshot snapshot;  // kOk: rows, has_blocking_pids, poll_ms, server
     std::string error;    // otherwise: the server's or libpq's message
+    /// kOk: backends whose query the role may not read (no pg_read_all_stats:
+    /// pg_stat_activity says "<insufficient privilege>"); their query is
+    /// left empty rather than shown as if it were SQL.
+    int hidden_queries = 0;
   };
 
   /// Connects when not connected, then runs docs/snapshot.sql once.

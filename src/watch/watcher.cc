@@ -30,6 +30,8 @@ struct Server {
   Clock::time_point next_try{};
   PgSnapshotAnalysis analysis;    // of the last successful poll
   bool printed_failed = false;    // what the last printed picture showed
+  bool said_hidden = false;       // the role's missing rights were reported
+  uint64_t failed_in_row = 0;     // failed polls since the last good one
 };
 
 struct Round {
@@ -80,6 +82,16 @@ class Watcher {
     ++polls_;
     if (res.status != SnapshotSource::Result::Status::kOk) return Failed(s, res, r);
     if (!res.error.empty()) err_ << "lockgraph watch: " << s.source->label() << ": " << res.error << '\n';
+    if (s.failed)  // the failure was reported; say that it is over
+      err_ << "lockgraph watch: " << s.source->label() << ": polling again after "
+           << s.failed_in_row << " failed poll(s)\n";
+    s.failed_in_row = 0;
+    if (res.hidden_queries > 0 && !s.said_hidden) {
+      s.said_hidden = true;  // once per server: it is the role, not the poll
+      err_ << "lockgraph watch: " << s.source->label() << ": the queries of "
+           << res.hidden_queries << " backend(s) are hidden from this role (grant it "
+           << "pg_read_all_stats to see them); waits, chains and cycles are complete\n";
+    }
     r->changed = r->changed || s.failed;
     s.ever_ok = true;
     s.failed = false;
@@ -93,6 +105,7 @@ class Watcher {
 
   bool Failed(Server& s, const SnapshotSource::Result& res, Round* r) {
     ++failures_;
+    ++s.failed_in_row;
     r->changed = r->changed || !s.failed;
     s.failed = true;
     s.error = res.error;

@@ -97,5 +97,32 @@ check "baseline: an unreadable input writes nothing (exit 2)" bash -c \
 check "check --help shows examples and exit codes" bash -c \
   "'$BIN' check --help | grep -q 'Exit codes' && '$BIN' baseline --help | grep -q 'lockgraph check --baseline'"
 
+# A log rotated in the middle of a deadlock report, both files given in order: the
+# report's head is kept and flagged truncated, its orphan tail lines are counted
+# and listed, every other record of both files survives.
+SCEN="$ROOT/samples/postgresql/scenarios.log"
+head -n 16 "$SCEN" >"$WORK/postgresql.log.1"
+tail -n +17 "$SCEN" >"$WORK/postgresql.log"
+"$BIN" analyze --format json "$SCEN" >"$WORK/whole.json"
+check "log rotated inside a deadlock report: head flagged, tail counted, the rest intact" bash -c \
+  "'$BIN' analyze --format json --show-unparsed '$WORK/postgresql.log.1' '$WORK/postgresql.log' >'$WORK/rotated.json'; test \$? -eq 0 && python3 - '$WORK/rotated.json' '$WORK/whole.json' <<'PY'
+import json, sys
+r, w = (json.load(open(p)) for p in sys.argv[1:3])
+s, ws = r['summary'], w['summary']
+assert [i['file'].split('/')[-1] for i in r['inputs']] == ['postgresql.log.1', 'postgresql.log'], r['inputs']
+assert s['deadlocks'] == ws['deadlocks'] == 45 and s['deadlocks_incomplete'] == 1, (s, ws)
+# The wait of pid 6531 straddles the cut: its start is in one file, its end in the other.
+assert s['lock_waits'] == ws['lock_waits'] + 1, (s, ws)
+assert s['lines']['total'] == ws['lines']['total'] and s['lines']['unparsed'] == 2, s
+dl = [e for e in r['events'] if e['type'] == 'deadlock']
+assert dl[0]['truncated'] and not dl[0]['complete'], dl[0]
+assert dl[0]['problems'] == ['no query lines after the edges', 'the record is cut (end of input)'], dl[0]
+assert dl[0]['source']['file'].endswith('postgresql.log.1') and dl[0]['source']['first_line'] == 14
+assert [u['line'] for u in r['unparsed']] == [1, 2], r['unparsed']
+assert r['unparsed'][0]['text'].startswith('\tProcess 6544: UPDATE accounts'), r['unparsed']
+wd = [e for e in w['events'] if e['type'] == 'deadlock']
+assert [e['edges'] for e in dl[1:]] == [e['edges'] for e in wd[1:]]
+PY"
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
