@@ -108,10 +108,7 @@ class ConversionDeadlock : public Rule {
   }
 
   static std::vector<std::string> Evidence(const Event& event, const DeadlockFacts& df) {
-    std::vector<std::string> ev = ms_rules::CycleEvidence(event);
-    for (const ProcessFacts& p : df.processes)
-      if (p.wait) ev.push_back(ms_rules::ProcessEvidence(p, *event.deadlock));
-    return ev;
+    return ms_rules::CycleAndWaitersEvidence(event, df.processes);
   }
 };
 

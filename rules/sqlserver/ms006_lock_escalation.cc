@@ -82,10 +82,8 @@ class LockEscalation : public Rule {
                             " on " + what + (object.empty() ? e.lock.Label() : object) +
                             " while its statement (`" + pg_rules::OneLine(statement, 90) +
                             "`) names rows; " + e.waiter + " waits for " + e.mode + " on it";
-      std::vector<std::string> ev = ms_rules::CycleEvidence(event);
-      for (const ProcessFacts& p : df.processes)
-        if (p.wait) ev.push_back(ms_rules::ProcessEvidence(p, d));
-      out->push_back(MakeFinding(std::move(message), Hint(*holder, statement, e), std::move(ev)));
+      out->push_back(MakeFinding(std::move(message), Hint(*holder, statement, e),
+                                 ms_rules::CycleAndWaitersEvidence(event, df.processes)));
       return;  // one finding per deadlock
     }
   }

@@ -69,10 +69,8 @@ class ApplicationLockOrder : public Rule {
               "released at COMMIT or ROLLBACK. ";
     hint += "A @LockTimeout only turns the deadlock into a timeout (return code -1); it does not "
             "remove the inverted order.";
-    std::vector<std::string> ev = ms_rules::CycleEvidence(event);
-    for (const ProcessFacts& p : facts.deadlock->processes)
-      if (p.wait) ev.push_back(ms_rules::ProcessEvidence(p, d));
-    out->push_back(MakeFinding(std::move(message), std::move(hint), std::move(ev)));
+    out->push_back(MakeFinding(std::move(message), std::move(hint),
+                               ms_rules::CycleAndWaitersEvidence(event, facts.deadlock->processes)));
   }
 };
 

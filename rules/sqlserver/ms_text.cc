@@ -53,6 +53,14 @@ std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d) {
          pg_rules::OneLine(p.query, 160);
 }
 
+std::vector<std::string> CycleAndWaitersEvidence(const Event& event,
+                                                 const std::vector<ProcessFacts>& processes) {
+  std::vector<std::string> out = CycleEvidence(event);
+  for (const ProcessFacts& p : processes)
+    if (p.wait) out.push_back(ProcessEvidence(p, *event.deadlock));
+  return out;
+}
+
 bool SharedMode(std::string_view mode) {
   return mode == "S" || mode == "IS" || mode == "RangeS-S" || mode == "Sch-S";
 }

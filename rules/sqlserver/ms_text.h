@@ -37,6 +37,10 @@ std::vector<std::string> CycleEvidence(const Event& event);
 /// "process X (victim) at p1 line 3: SELECT ..." for evidence.
 std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d);
 
+/// CycleEvidence, then ProcessEvidence of every process that waits.
+std::vector<std::string> CycleAndWaitersEvidence(const Event& event,
+                                                 const std::vector<ProcessFacts>& processes);
+
 /// True when `mode` only reads: S, IS, RangeS-S, Sch-S.
 bool SharedMode(std::string_view mode);
 
