@@ -26,6 +26,7 @@ std::vector<std::unique_ptr<Rule>> RegisterBuiltinRules(const RuleSettings& sett
   rules.push_back(MakeMs006LockEscalation(settings));
   rules.push_back(MakeMs007ApplicationLockOrder(settings));
   rules.push_back(MakeMs008DeadlockInProcedure(settings));
+  rules.push_back(MakeMs009ObjectOrderInversion(settings));
   return rules;
 }
 

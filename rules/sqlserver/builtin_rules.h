@@ -16,5 +16,6 @@ std::unique_ptr<Rule> MakeMs005ParallelismDeadlock(const RuleSettings& settings)
 std::unique_ptr<Rule> MakeMs006LockEscalation(const RuleSettings& settings);
 std::unique_ptr<Rule> MakeMs007ApplicationLockOrder(const RuleSettings& settings);
 std::unique_ptr<Rule> MakeMs008DeadlockInProcedure(const RuleSettings& settings);
+std::unique_ptr<Rule> MakeMs009ObjectOrderInversion(const RuleSettings& settings);
 
 }  // namespace lockgraph

@@ -24,9 +24,9 @@ TEST_CASE("MS rules on the real SQL Server samples: which fire", "[rules][sqlser
   const std::pair<const char*, const char*> expected[] = {
       {"sqlserver-xe-event-keylookup-msdocs.xml", "MS001 MS008"},
       {"sqlserver-multivictim-objectlock-tempdb.xdl", "MS002"},
-      {"sqlserver-1222-msdocs-ridlock-keylock.txt", "MS008"},
-      {"sqlserver-1204-msdocs-rid-key.txt", ""},
-      {"sqlserver-deadlocklist-2proc-keylock-tally.xdl", ""},
+      {"sqlserver-1222-msdocs-ridlock-keylock.txt", "MS008 MS009"},
+      {"sqlserver-1204-msdocs-rid-key.txt", ""},  // no objectname: MS009 stays silent
+      {"sqlserver-deadlocklist-2proc-keylock-tally.xdl", "MS009"},
   };
   for (const auto& [name, rules] : expected) {
     INFO(name);
@@ -34,6 +34,20 @@ TEST_CASE("MS rules on the real SQL Server samples: which fire", "[rules][sqlser
     CHECK(RuleIds(OnlyDeadlock(r)) == rules);
     CHECK(r.findings.empty());  // no run-level finding (PG011 reads PostgreSQL logs only)
   }
+}
+
+TEST_CASE("MS009 names the tables each process holds and waits in", "[rules][sqlserver][samples]") {
+  Report r = Sample("sqlserver-deadlocklist-2proc-keylock-tally.xdl");
+  const Finding* f = nullptr;
+  for (const Finding& x : OnlyDeadlock(r).findings)
+    if (x.rule_id == "MS009") f = &x;
+  REQUIRE(f);
+  CHECK(f->message.find("holds Tally_sm and waits in Tally") != std::string::npos);
+  CHECK(f->message.find("holds Tally and waits in Tally_sm") != std::string::npos);
+  CHECK(f->hint.find("Sandbox.dbo.Tally, then Sandbox.dbo.Tally_sm") != std::string::npos);
+  CHECK(f->hint.find("holds Tally_sm and then runs `UPDATE dbo.Tally set N = N-@1 WHERE N=@2` at "
+                     "adhoc line 5: run that statement before the one on Tally_sm") !=
+        std::string::npos);
 }
 
 TEST_CASE("the shared samples are the ones tested", "[rules][sqlserver][samples]") {
