@@ -4,6 +4,7 @@
 // does nothing, the most common cause of a pile-up.
 #include "emit/snapshot_text.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "emit/text_safety.h"
@@ -57,7 +58,9 @@ std::string SnapshotText::Duration(double ms) {
   else if (ms < 60000) std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);
   else if (ms < 3600000)
     std::snprintf(buf, sizeof buf, "%d min %02d s", int(ms / 60000), int(ms / 1000) % 60);
-  else std::snprintf(buf, sizeof buf, "%d h %02d min", int(ms / 3600000), int(ms / 60000) % 60);
+  else  // in doubles: a forged xact_start can be ages ago (int overflowed: fuzz_pglocks_csv)
+    std::snprintf(buf, sizeof buf, "%.0f h %02.0f min", std::floor(ms / 3600000),
+                  std::fmod(std::floor(ms / 60000), 60));
   return buf;
 }
 
