@@ -56,6 +56,8 @@ targets=("$@")
 if [ ${#targets[@]} = 0 ]; then
   for t in "$ROOT"/tests/fuzz/fuzz_*.cc; do targets+=("$(basename "$t" .cc)"); done
 fi
+# A UBSan report is a finding: stop on it (libFuzzer then saves the input).
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 status=0 passed=0 failed=0
 for name in "${targets[@]}"; do
   target=$BUILD/$name
