@@ -12,15 +12,6 @@ namespace {
 // so that no field can start a line of its own that looks like output.
 std::string Clean(std::string_view s) { return OneLineText(s); }
 
-// Text indented by `indent` after each line break.
-std::string Indented(std::string_view text, const std::string& indent) {
-  std::string out;
-  for (char c : PrintableText(text)) {  // multi-line text: queries
-    out += c;
-    if (c == '\n') out += indent;
-  }
-  return out;
-}
 
 std::string Join(const std::vector<std::string>& parts, const char* sep) {
   std::string s;
@@ -86,7 +77,7 @@ void WriteProcessDetail(const Participant& p, const std::string& indent, std::os
   for (const ContextFrame& f : p.frames) {
     std::string head_text = indent + "at " + Clean(f.function.empty() ? "?" : f.function) +
                             (f.line ? " line " + std::to_string(*f.line) : "") + ": ";
-    out << head_text << Indented(f.statement, std::string(head_text.size(), ' ')) << '\n';
+    out << head_text << IndentedText(f.statement, std::string(head_text.size(), ' ')) << '\n';
   }
 }
 

@@ -16,15 +16,6 @@ namespace {
 // so that no field can start a line of its own that looks like output.
 std::string Clean(std::string_view s) { return OneLineText(s); }
 
-// Indents every line after the first by `indent`.
-std::string Indented(std::string_view text, const std::string& indent) {
-  std::string out;
-  for (char c : PrintableText(text)) {  // multi-line text: queries
-    out += c;
-    if (c == '\n') out += indent;
-  }
-  return out;
-}
 
 std::string Where(const Event& ev) {
   if (!ev.server.empty()) return "server " + Clean(ev.server);
@@ -134,7 +125,7 @@ void SnapshotText::WriteChain(const Event& ev, std::ostream& out) {
   out << "  " << RootLine(root) << '\n';
   if (!root.query.empty())
     out << "    " << (IdleInTransaction(root) ? "last query: " : "query: ")
-        << Indented(root.query, "      ") << '\n';
+        << IndentedText(root.query, "      ") << '\n';
   std::string holds;
   for (const HeldLock& h : root.holds)
     holds += (holds.empty() ? "" : "; ") + Clean(h.mode) + " on " + Clean(h.lock.Label());
@@ -143,7 +134,7 @@ void SnapshotText::WriteChain(const Event& ev, std::ostream& out) {
     const Backend& w = t.members[i].backend;
     const std::string indent(2 * t.members[i].depth, ' ');
     out << indent << WaitLine(w, t.edges) << '\n';
-    if (!w.query.empty()) out << indent << "  query: " << Indented(w.query, indent + "    ") << '\n';
+    if (!w.query.empty()) out << indent << "  query: " << IndentedText(w.query, indent + "    ") << '\n';
   }
   out << '\n';
 }
@@ -165,7 +156,7 @@ void SnapshotText::WriteCycle(const Event& ev, std::ostream& out) {
     std::string who = Who(b.session);
     std::string head = "    " + Clean(b.id) + (who.empty() ? "" : " (" + who + ")") + ": ";
     out << head << (b.query.empty() ? "(query not in the snapshot)"
-                                     : Indented(b.query, std::string(head.size(), ' ')))
+                                     : IndentedText(b.query, std::string(head.size(), ' ')))
         << '\n';
   }
   auto list = [](const std::vector<std::string>& ids) {

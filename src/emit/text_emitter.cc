@@ -22,15 +22,6 @@ namespace {
 // so that no field can start a line of its own that looks like output.
 std::string Clean(std::string_view s) { return OneLineText(s); }
 
-// Indents every line after the first by `indent`.
-std::string Indented(std::string_view text, const std::string& indent) {
-  std::string out;
-  for (char c : PrintableText(text)) {  // multi-line text: queries
-    out += c;
-    if (c == '\n') out += indent;
-  }
-  return out;
-}
 
 std::string Ms(double ms) {
   char buf[32];
@@ -134,14 +125,14 @@ class TextEmitter : public Emitter {
     out << "  processes:\n";
     for (const Participant& p : d.processes) {
       std::string head = "    " + Clean(p.id) + (IsVictim(d, p.id) ? " (victim)" : "") + ": ";
-      out << head << Indented(p.query, std::string(head.size(), ' '))
+      out << head << IndentedText(p.query, std::string(head.size(), ' '))
           << (p.query_clipped ? "  [clipped]" : "") << '\n';
       WriteProcessDetail(p, "      ", out);
     }
     WriteDeadlockExtras(d, out);
-    for (const ContextFrame& f : d.context) out << "  context: " << Indented(f.text, "           ") << '\n';
+    for (const ContextFrame& f : d.context) out << "  context: " << IndentedText(f.text, "           ") << '\n';
     if (!d.statement.empty() && (d.processes.empty() || d.statement != d.processes.front().query))
-      out << "  statement: " << Indented(d.statement, "             ") << '\n';
+      out << "  statement: " << IndentedText(d.statement, "             ") << '\n';
     if (!ev.signature.empty()) out << "  signature: " << ev.signature << '\n';
     WriteFindingsText(ev.findings, "  ", "findings", options_.color, out);
     out << '\n';
@@ -167,7 +158,7 @@ class TextEmitter : public Emitter {
       for (int64_t p : w.queue) q += (q.empty() ? "" : ", ") + std::to_string(p);
       out << "  queue: " << q << '\n';
     }
-    if (!w.statement.empty()) out << "  statement: " << Indented(w.statement, "             ") << '\n';
+    if (!w.statement.empty()) out << "  statement: " << IndentedText(w.statement, "             ") << '\n';
     WriteFindingsText(ev.findings, "  ", "findings", options_.color, out);
     out << '\n';
   }

@@ -67,4 +67,13 @@ std::string OneLineText(std::string_view text) {
   return out;
 }
 
+std::string IndentedText(std::string_view text, const std::string& indent) {
+  std::string out;
+  for (char c : PrintableText(text)) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
 }  // namespace lockgraph

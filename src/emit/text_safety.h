@@ -19,4 +19,8 @@ std::string PrintableText(std::string_view text);
 /// which the text outputs print on one line.
 std::string OneLineText(std::string_view text);
 
+/// PrintableText with `indent` after every line break: multi-line text
+/// (queries) under a heading in the text outputs.
+std::string IndentedText(std::string_view text, const std::string& indent);
+
 }  // namespace lockgraph
