@@ -1,6 +1,6 @@
 -- lockgraph snapshot: who waits for which lock, who holds it, and what each of
--- those backends is doing. `lockgraph watch` runs exactly this query (a unit test
--- checks that the two copies agree); save its output for `lockgraph analyze`:
+-- those backends is doing. `lockgraph watch` runs exactly this file (the build
+-- compiles it in); save its output for `lockgraph analyze`:
 --
 --   psql -X --csv -f snapshot.sql > snapshot.csv
 --   psql -X -At -c "SELECT json_agg(s) FROM ($(cat snapshot.sql)) s" > snapshot.json

@@ -52,8 +52,8 @@ class SnapshotSource {
 std::unique_ptr<SnapshotSource> MakePqxxSnapshotSource(const std::string& dsn,
                                                        const PollSettings& settings);
 
-/// The query `watch` runs: docs/snapshot.sql, byte for byte (a unit test
-/// compares them).
+/// The query `watch` runs: docs/snapshot.sql, compiled in by the build
+/// (cmake/embed_snapshot_sql.cmake).
 const char* PgSnapshotQuery();
 
 }  // namespace lockgraph

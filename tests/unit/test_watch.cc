@@ -43,7 +43,7 @@ std::string Kinds(const std::vector<Event>& events) {
 
 }  // namespace
 
-TEST_CASE("docs/snapshot.sql is the query watch runs", "[watch]") {
+TEST_CASE("docs/snapshot.sql is the query watch runs (the build embeds it)", "[watch]") {
   CHECK(test::ReadFile(std::string(LOCKGRAPH_SOURCE_DIR) + "/docs/snapshot.sql") ==
         PgSnapshotQuery());
 }
