@@ -53,11 +53,13 @@ class JsonEmitter : public Emitter {
       out << (first ? "\n    " : ",\n    ") << text;
       first = false;
     };
-    // Events come from the spool under `analyze`, from the report when a
-    // caller collected them.
-    for (const Event& ev : report.events) write_event(Dump(EventToJson(ev), 4));
-    if (!spool_.ForEachSorted(write_event))
+    // Events come from the spool when OnEvent filled it (`analyze`), else
+    // from the report (callers that collect events): never both.
+    if (spool_.size() == 0) {
+      for (const Event& ev : report.events) write_event(Dump(EventToJson(ev), 4));
+    } else if (!spool_.ForEachSorted(write_event)) {
       std::cerr << "lockgraph: cannot read back the events kept in a temporary file\n";
+    }
     out << (first ? "]" : "\n  ]");
     if (!report.unparsed.empty()) {
       nlohmann::ordered_json lines = nlohmann::ordered_json::array();
