@@ -3,6 +3,10 @@
 // processes. Escape table: shared/docs/reference/postgresql-logs.md §6.2.
 #include "parsers/postgresql/prefix.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <re2/re2.h>
 
 #include <charconv>
@@ -161,14 +165,46 @@ std::unique_ptr<PrefixMatcher> PrefixMatcher::Compile(std::string_view prefix,
 
 PrefixMatcher::~PrefixMatcher() = default;
 
+namespace {
+
+// Where the first ":  " is in `s`, or npos. This runs on every line of a
+// log, and a prefix is full of colons (the time has two) that a memchr-based
+// find() stops at; comparing 16 positions at a time finds the label in one
+// to five steps.
+size_t FindColonAndTwoSpaces(std::string_view s) {
+  const char* p = s.data();
+  const size_t n = s.size();
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i colon = _mm_set1_epi8(':'), space = _mm_set1_epi8(' ');
+  for (; i + 18 <= n; i += 16) {
+    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), colon);
+    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1)), space);
+    __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 2)), space);
+    int bits = _mm_movemask_epi8(_mm_and_si128(a, _mm_and_si128(b, c)));
+    if (bits) return i + size_t(__builtin_ctz(unsigned(bits)));
+  }
+#endif
+  for (; i + 3 <= n; ++i)
+    if (p[i] == ':' && p[i + 1] == ' ' && p[i + 2] == ' ') return i;
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* word) {
   // The first "WORD:  " within the first 512 bytes; WORD runs back to a
   // space, ']', ':' or '>' (the usual ends of a prefix) or the line start.
   std::string_view head = line.substr(0, 512);
-  size_t colon = head.find(":  ");
+  size_t colon = FindColonAndTwoSpaces(head);
   if (colon == std::string_view::npos || colon == 0) return std::nullopt;
-  size_t start = head.find_last_of(" ]:>", colon - 1);
-  start = start == std::string_view::npos ? 0 : start + 1;
+  // A plain loop: find_last_of calls memchr once per byte it steps over.
+  size_t start = colon;
+  while (start > 0) {
+    char c = head[start - 1];
+    if (c == ' ' || c == ']' || c == ':' || c == '>') break;
+    --start;
+  }
   *word = head.substr(start, colon - start);
   return start;
 }

@@ -1,0 +1,64 @@
+// Hands what a parser delivers (events, unparsed lines, diagnostics) to
+// another ParseSink on a thread of its own, in the order it was delivered.
+// Parsing a log is one thread's work (reading, splitting lines, assembling
+// records); what happens to each event after it is made (rules, statement
+// fingerprints, rendering) is another's: on two cores the two overlap
+// (docs/performance.md). The queue is bounded, so a slow consumer slows the
+// parser instead of growing memory.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "parsers/input_format.h"
+
+namespace lockgraph {
+
+/// Not copyable. Call the ParseSink methods from one thread only (the
+/// parser's); `target` is called from the sink's own thread until Finish().
+class SinkThread : public ParseSink {
+ public:
+  /// `keep_unparsed`: how many unparsed lines `target` will keep; later
+  /// ones are not copied across (the parser counts them).
+  SinkThread(ParseSink& target, uint64_t keep_unparsed);
+  ~SinkThread() override;
+  SinkThread(const SinkThread&) = delete;
+  SinkThread& operator=(const SinkThread&) = delete;
+
+  /// Waits until `target` has seen everything, then stops the thread.
+  /// Rethrows what `target` threw, if anything did.
+  void Finish();
+
+  // ParseSink
+  void OnEvent(Event&& event) override;
+  void OnUnparsed(const std::string& file, uint64_t line, std::string_view text) override;
+  void OnDiagnostic(Diagnostic&& diag) override;
+
+ private:
+  struct Unparsed {
+    std::string file;
+    uint64_t line;
+    std::string text;
+  };
+  using Item = std::variant<Event, Unparsed, Diagnostic>;
+
+  void Push(Item&& item);
+  void Run();
+
+  ParseSink& target_;
+  uint64_t unparsed_left_;
+  std::mutex mu_;
+  std::condition_variable not_empty_, not_full_;
+  std::deque<Item> queue_;
+  bool done_ = false;
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
+
+}  // namespace lockgraph
