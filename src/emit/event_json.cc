@@ -278,4 +278,14 @@ std::string DumpJson(const json& j, int indent) {
   return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
+std::string DumpJsonAt(const json& j, unsigned depth) {
+  // json::dump() always starts at depth 0; its serializer takes the depth
+  // (the same call dump() makes, with current_indent set).
+  std::string out;
+  nlohmann::detail::serializer<json> s(nlohmann::detail::output_adapter<char, std::string>(out), ' ',
+                                       json::error_handler_t::replace);
+  s.dump(j, true, false, 2, depth);
+  return out;
+}
+
 }  // namespace lockgraph

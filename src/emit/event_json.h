@@ -30,4 +30,9 @@ void SnapshotEventFields(const Event& event, nlohmann::ordered_json& j);
 /// by U+FFFD, everything else is escaped by nlohmann::json.
 std::string DumpJson(const nlohmann::ordered_json& j, int indent);
 
+/// DumpJson with an indent of 2 for a value that sits `depth` spaces deep
+/// in a larger document: every line after the first starts `depth` spaces
+/// further in, written in the same pass (no re-indenting copy).
+std::string DumpJsonAt(const nlohmann::ordered_json& j, unsigned depth);
+
 }  // namespace lockgraph

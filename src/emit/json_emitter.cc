@@ -16,21 +16,7 @@
 namespace lockgraph {
 namespace {
 
-// Re-indents a dumped value that will sit `spaces` deep.
-std::string Indented(const std::string& dumped, int spaces) {
-  std::string out;
-  out.reserve(dumped.size() + dumped.size() / 8);
-  const std::string pad(spaces, ' ');
-  for (char c : dumped) {
-    out += c;
-    if (c == '\n') out += pad;
-  }
-  return out;
-}
-
-std::string Dump(const nlohmann::ordered_json& j, int spaces) {
-  return Indented(DumpJson(j, 2), spaces);
-}
+std::string Dump(const nlohmann::ordered_json& j, int spaces) { return DumpJsonAt(j, unsigned(spaces)); }
 
 class JsonEmitter : public Emitter {
  public:
