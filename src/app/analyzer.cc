@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "analysis/redact.h"
+#include "app/sink_thread.h"
 #include "io/line_reader.h"
 
 namespace lockgraph {
@@ -64,11 +66,18 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   const InputFormat* format = Choose(head, path, &detected, error);
   if (!format) return false;
   const std::string name = path == "-" ? "-" : path;
-  std::unique_ptr<LineParser> parser = format->CreateParser(name, options_.parse, detected, *this);
   if (stream_) stream_->OnInputStart(input_index_);
+  std::optional<SinkThread> async;
+  ParseSink* sink = this;
+  if (options_.threads > 1) {
+    const size_t kept = std::min(report_.unparsed.size(), options_.keep_unparsed);
+    sink = &async.emplace(*this, options_.keep_unparsed - kept);
+  }
+  std::unique_ptr<LineParser> parser = format->CreateParser(name, options_.parse, detected, *sink);
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();
+  if (async) async->Finish();  // every event of this input seen before the next one starts
   InputInfo info{name, format->Name(), detected, reader->gzip(), parser->counts()};
   report_.summary.lines.total += info.lines.total;
   report_.summary.lines.parsed += info.lines.parsed;

@@ -17,6 +17,10 @@ struct AnalyzeOptions {
   bool collect_events = true;     // false when only streaming (ndjson)
   RuleSelection rules;            // --rules, --disable, --max-wait (checked by the caller)
   bool redact = false;            // --redact: literals in queries become "?" (analysis/redact.h)
+  /// --threads: 1 parses and analyses on one thread; 2 or more hands each
+  /// event to a second thread (rules, fingerprints, rendering) while the
+  /// parser reads on (app/sink_thread.h).
+  unsigned threads = 1;
 };
 
 class Analyzer : public ParseSink {

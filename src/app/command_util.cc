@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 #include <unistd.h>
 
 #include "app/commands.h"
@@ -36,6 +37,10 @@ void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
       "--redact,!--no-redact", args->redact,
       "Replace literals in queries (strings, numbers, arrays) by ? in every output; "
       "default: on for sarif and junit, off otherwise");
+  cmd->add_option("--threads", args->threads,
+                  "1: parse and analyse on one thread; 2: parse on one, run rules and render "
+                  "events on another (default: 2 when the machine has 2 cores or more)")
+      ->check(CLI::Range(1u, 64u));
 }
 
 AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) {
@@ -46,6 +51,7 @@ AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) 
   options.rules = args.rules;
   const bool given = args.redact_opt && args.redact_opt->count() > 0;
   options.redact = given ? args.redact : (emitter && emitter->RedactsByDefault());
+  options.threads = args.threads ? args.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
   return options;
 }
 

@@ -39,9 +39,11 @@ struct ReadArgs {
   RuleSelection rules;
   bool redact = false;
   const CLI::Option* redact_opt = nullptr;  // --redact or --no-redact given
+  unsigned threads = 0;                     // --threads; 0: 2 when there are 2 cores
 };
 
-/// Adds FILE..., -i, -p, --rules, --disable, --max-wait, --redact/--no-redact.
+/// Adds FILE..., -i, -p, --rules, --disable, --max-wait, --redact/--no-redact,
+/// --threads.
 void AddReadOptions(CLI::App* cmd, ReadArgs* args);
 
 /// The analyzer's options from `args`; redaction as asked, else the
