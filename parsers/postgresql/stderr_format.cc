@@ -39,7 +39,7 @@ class StderrParser : public LineParser {
       }
       return;
     }
-    if (SkipFast(line)) {
+    if (SkipFast(line, line_no)) {
       ++counts_.parsed;
       in_message_ = true;
       return;
@@ -71,9 +71,11 @@ class StderrParser : public LineParser {
  private:
   // Fast path (most lines of a log): a line whose label shows that it
   // starts or continues an uninteresting message, and that belongs to no
-  // backend with an open record, needs no prefix regex. Lines it is unsure
-  // about go the slow way, where the whole prefix is checked.
-  bool SkipFast(std::string_view line) {
+  // backend with an open record, needs no prefix regex; nor does a DETAIL,
+  // HINT, CONTEXT or STATEMENT of an open record, which needs only its pid,
+  // label and text. Lines it is unsure about go the slow way, where the
+  // whole prefix is checked. True when the line was handled.
+  bool SkipFast(std::string_view line, uint64_t line_no) {
     std::string_view word;
     std::optional<size_t> start = FindLabelStart(line, &word);
     if (!start) return false;
@@ -87,8 +89,18 @@ class StderrParser : public LineParser {
     }
     if (!assembler_.HasOpen()) return true;
     std::optional<int64_t> pid = matcher_->QuickPid(line.substr(0, *start));
-    if (!pid || assembler_.IsOpen(*pid)) return false;
-    assembler_.OnSkippedLine(*pid);
+    if (!pid) return false;
+    if (!assembler_.IsOpen(*pid)) {
+      assembler_.OnSkippedLine(*pid);
+      return true;
+    }
+    if (info->label == PartLabel::kPrimary) return false;  // needs time and session
+    PrefixedLine part;
+    part.label = info->label;
+    part.severity = info->canonical;
+    part.pid = pid;
+    part.text = line.substr(*start + word.size() + 3);
+    assembler_.OnPrefixed(part, line_no);
     return true;
   }
 
