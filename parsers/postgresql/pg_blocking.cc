@@ -32,7 +32,7 @@ WaitEdge MakeEdge(const Row& waiter, const std::string& blocker, EdgeBasis basis
 }
 
 // Rows grouped by lock, each group in snapshot order.
-std::map<std::string, std::vector<Row>> ByTarget(const std::vector<PgLockRow>& rows) {
+std::map<std::string, std::vector<Row>> ByTarget(const PgLockRows& rows) {
   std::map<std::string, std::vector<Row>> groups;
   for (size_t i = 0; i < rows.size(); ++i) {
     LockTarget t = PgLockRowTarget(rows[i]);
@@ -114,7 +114,7 @@ std::string PgRowProcessId(const PgLockRow& row) {
   return "prepared " + row.virtualtransaction;
 }
 
-std::vector<WaitEdge> PgBlockingEdges(const std::vector<PgLockRow>& rows, bool use_blocking_pids) {
+std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_pids) {
   std::vector<WaitEdge> edges;
   for (auto& [key, group] : ByTarget(rows)) {
     if (use_blocking_pids) ReportedEdges(group, &edges);

@@ -40,7 +40,7 @@ void DescribeActivity(const PgLockRow& r, const std::string& sampled_at, Backend
 
 // The key of each row's lock, in row order, made once: a 100,000-waiter
 // snapshot has as many rows, and each key would otherwise be made again.
-std::vector<std::string> RowKeys(const std::vector<PgLockRow>& rows) {
+std::vector<std::string> RowKeys(const PgLockRows& rows) {
   std::vector<std::string> keys;
   keys.reserve(rows.size());
   for (const PgLockRow& r : rows) keys.push_back(PgLockRowTarget(r).Key());
@@ -115,7 +115,7 @@ namespace {
 // they are freed as soon as backends and edges are made from them, before
 // the trees and events are: the rows of a 100,000-waiter snapshot and its
 // events need not be held at the same time.
-PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, std::vector<PgLockRow>* rows_read) {
+PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   const std::string sampled_at =
       snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
   const uint64_t locks = snapshot.rows.size();
@@ -126,7 +126,7 @@ PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, std::vector<PgLockRow>* r
   // The graph takes the edges over (no copy) and hands them back at the end.
   WaitForGraph graph;
   graph.AddWaits(PgBlockingEdges(snapshot.rows, snapshot.has_blocking_pids));
-  if (rows_read) std::vector<PgLockRow>().swap(*rows_read);
+  if (rows_read) PgLockRows().swap(*rows_read);
   TreesAndCycles found = FindTreesAndCycles(graph, graph.edges(), backends);
   out.edges = graph.ReleaseEdges();
 
