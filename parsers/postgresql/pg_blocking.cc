@@ -15,16 +15,19 @@ namespace {
 struct Row {
   const PgLockRow* row;
   std::string id;
-  LockTarget target;
-  size_t index;  // position in the snapshot
+  LockTarget target;  // waiting rows only: no edge names a granted row's lock
+  size_t index;       // position in the snapshot
 };
 
-WaitEdge MakeEdge(const Row& waiter, const std::string& blocker, EdgeBasis basis, bool derived) {
+// `last`: the waiter's last edge, which takes its target over (a snapshot
+// has 100,000 waiters, most with one edge).
+WaitEdge MakeEdge(Row& waiter, const std::string& blocker, EdgeBasis basis, bool derived,
+                  bool last) {
   WaitEdge e;
   e.waiter = waiter.id;
   e.blocker = blocker;
   e.mode = waiter.row->mode;
-  e.lock = waiter.target;
+  e.lock = last ? std::move(waiter.target) : waiter.target;
   e.basis = basis;
   e.line = waiter.row->line;
   e.derived = derived;
@@ -32,11 +35,12 @@ WaitEdge MakeEdge(const Row& waiter, const std::string& blocker, EdgeBasis basis
 }
 
 // Rows grouped by lock, each group in snapshot order.
-std::map<std::string, std::vector<Row>> ByTarget(const std::vector<PgLockRow>& rows) {
+std::map<std::string, std::vector<Row>> ByTarget(const PgLockRows& rows) {
   std::map<std::string, std::vector<Row>> groups;
   for (size_t i = 0; i < rows.size(); ++i) {
     LockTarget t = PgLockRowTarget(rows[i]);
     std::string key = t.Key();
+    if (rows[i].granted) t = LockTarget();
     groups[key].push_back({&rows[i], PgRowProcessId(rows[i]), std::move(t), i});
   }
   return groups;
@@ -68,17 +72,22 @@ std::string BlockerId(int64_t pid, const Row& waiter, const std::vector<Row>& gr
   return "0";
 }
 
-void ReportedEdges(const std::vector<Row>& group, std::vector<WaitEdge>* out) {
+void ReportedEdges(std::vector<Row>& group, std::vector<WaitEdge>* out) {
   RowsById by_id;
   for (const Row& r : group) by_id.emplace(r.id, &r);
-  for (const Row& w : group) {
+  for (Row& w : group) {
     if (w.row->granted || !w.row->blocking_pids) continue;
     std::set<std::string> seen;
+    std::vector<std::pair<std::string, EdgeBasis>> blockers;
     for (int64_t pid : *w.row->blocking_pids) {
       std::string id = BlockerId(pid, w, group);
       if (id == w.id || !seen.insert(id).second) continue;
-      out->push_back(MakeEdge(w, id, Classify(w, id, by_id), false));
+      EdgeBasis basis = Classify(w, id, by_id);
+      blockers.emplace_back(std::move(id), basis);
     }
+    for (size_t i = 0; i < blockers.size(); ++i)
+      out->push_back(MakeEdge(w, blockers[i].first, blockers[i].second, false,
+                              i + 1 == blockers.size()));
   }
 }
 
@@ -94,7 +103,7 @@ void DerivedEdges(std::vector<Row> group, std::vector<WaitEdge>* out) {
     return start(a) < start(b);
   });
   for (size_t i = 0; i < group.size(); ++i) {
-    const Row& w = group[i];
+    Row& w = group[i];
     if (w.row->granted) continue;
     std::map<std::string, EdgeBasis> blockers;  // hard wins over soft
     for (size_t j = 0; j < group.size(); ++j) {
@@ -103,7 +112,8 @@ void DerivedEdges(std::vector<Row> group, std::vector<WaitEdge>* out) {
       if (other.row->granted) blockers[other.id] = EdgeBasis::kHard;
       else if (j < i) blockers.emplace(other.id, EdgeBasis::kSoft);
     }
-    for (const auto& [id, basis] : blockers) out->push_back(MakeEdge(w, id, basis, true));
+    size_t left = blockers.size();
+    for (const auto& [id, basis] : blockers) out->push_back(MakeEdge(w, id, basis, true, --left == 0));
   }
 }
 
@@ -114,7 +124,7 @@ std::string PgRowProcessId(const PgLockRow& row) {
   return "prepared " + row.virtualtransaction;
 }
 
-std::vector<WaitEdge> PgBlockingEdges(const std::vector<PgLockRow>& rows, bool use_blocking_pids) {
+std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_pids) {
   std::vector<WaitEdge> edges;
   for (auto& [key, group] : ByTarget(rows)) {
     if (use_blocking_pids) ReportedEdges(group, &edges);

@@ -31,6 +31,6 @@ std::string PgRowProcessId(const PgLockRow& row);
 /// it). A process never conflicts with itself. Transaction ids need nothing
 /// special: a waiter asks for ShareLock on the xid, its owner holds
 /// ExclusiveLock on it.
-std::vector<WaitEdge> PgBlockingEdges(const std::vector<PgLockRow>& rows, bool use_blocking_pids);
+std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_pids);
 
 }  // namespace lockgraph

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "graph/blocking_trees.h"
 #include "graph/wait_for_graph.h"
@@ -37,11 +38,35 @@ void DescribeActivity(const PgLockRow& r, const std::string& sampled_at, Backend
   b->session.backend_type = r.backend_type;
 }
 
-std::set<std::string> ContestedKeys(const std::vector<PgLockRow>& rows) {
-  std::set<std::string> keys;
-  for (const PgLockRow& r : rows)
-    if (!r.granted) keys.insert(PgLockRowTarget(r).Key());
+// The key of each row's lock, in row order, made once: a 100,000-waiter
+// snapshot has as many rows, and each key would otherwise be made again.
+std::vector<std::string> RowKeys(const PgLockRows& rows) {
+  std::vector<std::string> keys;
+  keys.reserve(rows.size());
+  for (const PgLockRow& r : rows) keys.push_back(PgLockRowTarget(r).Key());
   return keys;
+}
+
+// Holds by lock key, then strongest mode first; stable. Keys are made once
+// per lock, not in every comparison.
+void SortHolds(std::vector<HeldLock>* holds) {
+  if (holds->size() < 2) return;
+  struct Sortable {
+    std::string key;
+    int level;
+    HeldLock* lock;
+  };
+  std::vector<Sortable> order;
+  order.reserve(holds->size());
+  for (HeldLock& h : *holds) order.push_back({h.lock.Key(), PgLockModeLevel(h.mode), &h});
+  std::stable_sort(order.begin(), order.end(), [](const Sortable& x, const Sortable& y) {
+    if (x.key != y.key) return x.key < y.key;
+    return x.level > y.level;
+  });
+  std::vector<HeldLock> sorted;
+  sorted.reserve(holds->size());
+  for (const Sortable& s : order) sorted.push_back(std::move(*s.lock));
+  *holds = std::move(sorted);
 }
 
 Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
@@ -58,51 +83,58 @@ Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
   std::map<std::string, Backend> backends;
-  const std::set<std::string> contested = ContestedKeys(snapshot.rows);
-  for (const PgLockRow& r : snapshot.rows) {
+  const std::vector<std::string> keys = RowKeys(snapshot.rows);
+  std::unordered_set<std::string_view> contested;
+  for (size_t i = 0; i < snapshot.rows.size(); ++i)
+    if (!snapshot.rows[i].granted) contested.insert(keys[i]);
+  for (size_t i = 0; i < snapshot.rows.size(); ++i) {
+    const PgLockRow& r = snapshot.rows[i];
     std::string id = PgRowProcessId(r);
-    auto [it, inserted] = backends.try_emplace(id);
+    auto [it, inserted] = backends.try_emplace(std::move(id));
     Backend& b = it->second;
     if (inserted) {
-      b.id = id;
+      b.id = it->first;
       b.pid = r.pid;
       DescribeActivity(r, r.sampled_at, &b);
     }
-    LockTarget target = PgLockRowTarget(r);
     if (!r.granted) {
       b.wait_mode = r.mode;
       b.wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
-      b.wait_lock = std::move(target);
-    } else if (contested.count(target.Key())) {
-      b.holds.push_back({r.mode, std::move(target)});
+      b.wait_lock = PgLockRowTarget(r);
+    } else if (contested.count(keys[i])) {
+      b.holds.push_back({r.mode, PgLockRowTarget(r)});
     }
   }
-  for (auto& [id, b] : backends)
-    std::stable_sort(b.holds.begin(), b.holds.end(), [](const HeldLock& x, const HeldLock& y) {
-      if (x.lock.Key() != y.lock.Key()) return x.lock.Key() < y.lock.Key();
-      return PgLockModeLevel(x.mode) > PgLockModeLevel(y.mode);
-    });
+  for (auto& [id, b] : backends) SortHolds(&b.holds);
   return backends;
 }
 
-PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot) {
+namespace {
+
+// AnalyzePgSnapshot(); when `rows_read` is given (the snapshot's own rows),
+// they are freed as soon as backends and edges are made from them, before
+// the trees and events are: the rows of a 100,000-waiter snapshot and its
+// events need not be held at the same time.
+PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   const std::string sampled_at =
       snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
+  const uint64_t locks = snapshot.rows.size();
   PgSnapshotAnalysis out;
   out.backends = PgSnapshotBackends(snapshot);
-  out.edges = PgBlockingEdges(snapshot.rows, snapshot.has_blocking_pids);
   const std::map<std::string, Backend>& backends = out.backends;
-  const std::vector<WaitEdge>& edges = out.edges;
   std::vector<Event>& events = out.events;
+  // The graph takes the edges over (no copy) and hands them back at the end.
   WaitForGraph graph;
-  for (const WaitEdge& e : edges) graph.AddWait(e.waiter, e.mode, e.lock, e.blocker, e.basis);
-  TreesAndCycles found = FindTreesAndCycles(graph, edges, backends);
+  graph.AddWaits(PgBlockingEdges(snapshot.rows, snapshot.has_blocking_pids));
+  if (rows_read) PgLockRows().swap(*rows_read);
+  TreesAndCycles found = FindTreesAndCycles(graph, graph.edges(), backends);
+  out.edges = graph.ReleaseEdges();
 
   Event head = Base(EventType::kSnapshot, snapshot, sampled_at);
   SnapshotInfo info;
   info.sampled_at = sampled_at;
   info.blocking = snapshot.has_blocking_pids ? "pg_blocking_pids" : "conflict_matrix";
-  info.locks = snapshot.rows.size();
+  info.locks = locks;
   info.backends = backends.size();
   for (const auto& [id, b] : backends) info.waiting += !b.wait_mode.empty();
   info.chains = found.trees.size();
@@ -125,6 +157,12 @@ PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot) {
   return out;
 }
 
+}  // namespace
+
+PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot) {
+  return Analyze(snapshot, nullptr);
+}
+
 void PgSnapshotCollector::Add(PgLockRow&& row, uint64_t last_line) {
   if (!current_.rows.empty() && row.sampled_at != current_.rows.front().sampled_at) Break();
   if (current_.rows.empty()) current_.source.first_line = row.line;
@@ -136,7 +174,7 @@ void PgSnapshotCollector::Break() {
   if (current_.rows.empty()) return;
   current_.source.file = file_;
   current_.has_blocking_pids = has_blocking_pids_;
-  for (Event& ev : AnalyzePgSnapshot(current_).events) sink_.OnEvent(std::move(ev));
+  for (Event& ev : Analyze(current_, &current_.rows).events) sink_.OnEvent(std::move(ev));
   current_ = PgSnapshot();
 }
 

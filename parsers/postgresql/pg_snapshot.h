@@ -18,7 +18,7 @@ namespace lockgraph {
 
 /// One moment of one server's locks.
 struct PgSnapshot {
-  std::vector<PgLockRow> rows;     // in input order
+  PgLockRows rows;                 // in input order
   std::string sampled_at;          // when there are no rows to say it
   bool has_blocking_pids = false;  // taken with docs/snapshot.sql
   SourceSpan source;               // the file and line span

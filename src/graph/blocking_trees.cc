@@ -17,8 +17,12 @@ class Walker {
  public:
   Walker(const WaitForGraph& g, const std::vector<WaitEdge>& edges,
          const std::map<std::string, Backend>& backends)
-      : g_(g), edges_(edges), backends_(backends), waiters_of_(g.process_count()),
-        visited_(g.process_count(), 0), depth_(g.process_count(), 0) {
+      : g_(g), edges_(edges), backend_of_(g.process_count(), nullptr),
+        waiters_of_(g.process_count()), visited_(g.process_count(), 0),
+        depth_(g.process_count(), 0) {
+    // Each process's description found once, by vertex, not by id per use.
+    for (const auto& [id, backend] : backends)
+      if (auto v = g.FindProcess(id)) backend_of_[*v] = &backend;
     // Waiters listed in edge order (the order edges were added), found
     // from the successor lists by vertex: no lookup of ids by name.
     std::vector<std::tuple<size_t, Vertex, Vertex>> by_edge;  // edge, blocker, waiter
@@ -29,11 +33,10 @@ class Walker {
     for (const auto& [edge, blocker, waiter] : by_edge) waiters_of_[blocker].push_back(waiter);
   }
 
-  Backend Describe(const std::string& id) const {
-    auto it = backends_.find(id);
-    if (it != backends_.end()) return it->second;
+  Backend Describe(Vertex v) const {
+    if (backend_of_[v]) return *backend_of_[v];
     Backend b;
-    b.id = id;
+    b.id = g_.process_id(v);
     return b;
   }
 
@@ -70,12 +73,12 @@ class Walker {
 
   BlockingTree Tree(Vertex root) const {
     BlockingTree tree;
-    tree.members.push_back({Describe(g_.process_id(root)), 0});
-    for (const auto& [v, depth] : Behind({root}, {}))
-      tree.members.push_back({Describe(g_.process_id(v)), depth});
-    for (const BlockingTree::Member& m : tree.members)
-      for (const WaitForGraph::Step& s : g_.Successors(*g_.FindProcess(m.backend.id)))
-        tree.edges.push_back(edges_[s.edge]);
+    std::vector<std::pair<Vertex, uint32_t>> members = Behind({root}, {});
+    members.insert(members.begin(), {root, 0});
+    tree.members.reserve(members.size());
+    for (const auto& [v, depth] : members) tree.members.push_back({Describe(v), depth});
+    for (const auto& [v, depth] : members)
+      for (const WaitForGraph::Step& s : g_.Successors(v)) tree.edges.push_back(edges_[s.edge]);
     return tree;
   }
 
@@ -87,7 +90,7 @@ class Walker {
     std::set<std::string> on_cycle;
     for (size_t e : g_.CycleThrough(start)) {
       cycle.edges.push_back(edges_[e]);
-      cycle.members.push_back(Describe(cycle.edges.back().waiter));
+      cycle.members.push_back(Describe(g_.EdgeWaiter(e)));
       on_cycle.insert(cycle.edges.back().waiter);
     }
     for (Vertex v : knot)
@@ -103,7 +106,7 @@ class Walker {
  private:
   const WaitForGraph& g_;
   const std::vector<WaitEdge>& edges_;
-  const std::map<std::string, Backend>& backends_;
+  std::vector<const Backend*> backend_of_;  // per process; null: id only
   std::vector<std::vector<Vertex>> waiters_of_;
   mutable std::vector<uint32_t> visited_, depth_;  // per process, for Behind()
   mutable uint32_t visit_ = 0;

@@ -19,8 +19,8 @@ struct TreesAndCycles {
   std::vector<WaitCycle> cycles;    // by lowest member id
 };
 
-/// `edges` are the edges in the order they were added to `graph` (AddWait
-/// keeps only what the search needs; these are copied into the output).
+/// `edges` are the edges in the order they were added to `graph`, usually
+/// graph.edges(); those of each tree and cycle are copied into the output.
 /// `backends` describes the processes by id; a process without an entry is
 /// shown with its id only. Trees: one per root blocker (a process that waits
 /// for nothing and blocks someone); members are found backwards from the

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "model/event.h"
@@ -24,16 +26,25 @@ class WaitForGraph {
  public:
   using Vertex = uint32_t;
 
+  /// Room for `edges` edges and about as many processes, when the caller
+  /// knows: saves the regrowth of every table while 100,000 are added.
+  void Reserve(size_t edges);
   /// Adds (or finds) the process with this id.
-  Vertex AddProcess(const std::string& id);
-  /// `waiter` waits for `lock` in `mode`, blocked by `blocker` on the
-  /// grounds `basis`. Adds both processes and the edge waiter -> blocker.
+  Vertex AddProcess(std::string_view id);
+  /// `edge.waiter` waits for `edge.lock`, blocked by `edge.blocker`: adds
+  /// both processes and the edge waiter -> blocker. The edge is moved in,
+  /// not copied (a snapshot has 100,000 of them); edges() gives it back.
+  void AddWait(WaitEdge&& edge);
+  /// Adds every edge of `edges`, in order. Into an empty graph the vector
+  /// itself is taken over: nothing is copied or moved edge by edge.
+  void AddWaits(std::vector<WaitEdge>&& edges);
+  /// The same for an edge given by its parts (copies them).
   void AddWait(const std::string& waiter, const std::string& mode, const LockTarget& lock,
                const std::string& blocker, EdgeBasis basis);
 
   size_t process_count() const { return process_ids_.size(); }
   const std::string& process_id(Vertex p) const { return process_ids_[p]; }
-  std::optional<Vertex> FindProcess(const std::string& id) const;
+  std::optional<Vertex> FindProcess(std::string_view id) const;
 
   /// Process-level successors of `p`: the processes it waits for, each with
   /// the edge that says so, in insertion order.
@@ -41,8 +52,15 @@ class WaitForGraph {
     Vertex blocker;
     size_t edge;  // index into edges()
   };
-  const std::vector<Step>& Successors(Vertex p) const { return succ_[p]; }
+  std::span<const Step> Successors(Vertex p) const {
+    return {steps_.data() + runs_[p].begin, runs_[p].size};
+  }
   const std::vector<WaitEdge>& edges() const { return edges_; }
+  /// The waiting process of edges()[e], without a lookup by id.
+  Vertex EdgeWaiter(size_t e) const { return edge_waiter_[e]; }
+  /// Gives the edges back to the caller (the graph keeps its searches'
+  /// data; edges() is then empty and EdgeWaiter() still answers).
+  std::vector<WaitEdge> ReleaseEdges() { return std::move(edges_); }
 
   /// Strongly connected components with more than one process (or a
   /// self-loop): the deadlocked sets. Iterative Tarjan, O(V + E); each
@@ -65,10 +83,32 @@ class WaitForGraph {
   std::vector<Vertex> RootBlockers() const;
 
  private:
-  std::unordered_map<std::string, Vertex> process_index_;
+  static constexpr Vertex kNone = UINT32_MAX;
+  // Process ids by hash: open addressing, linear probing, in one flat
+  // array (a node-based map costs a cache miss and an allocation per id).
+  struct Slot {
+    uint32_t hash = 0;
+    Vertex vertex = kNone;
+  };
+  size_t FindSlot(std::string_view id, uint32_t hash) const;
+  void GrowIndex(size_t min_slots);
+  void Link(size_t e);  // indexes edges_[e]
+  std::vector<Slot> slots_;  // size a power of two, at most half full
   std::vector<std::string> process_ids_;
   std::vector<WaitEdge> edges_;
-  std::vector<std::vector<Step>> succ_;      // per process
+  std::vector<Vertex> edge_waiter_;          // per edge
+  // Successors: each process's steps are one run of steps_ (one array, not
+  // a vector per process). A process whose edges are not added together
+  // has its run moved to the end when it grows; callers add a waiter's
+  // edges together, so that is rare.
+  struct Run {
+    uint32_t begin = 0, size = 0;
+  };
+  std::vector<Step> steps_;
+  std::vector<Run> runs_;                    // per process
+  // Per process, the blocker of its first edge (kNone: waits for nothing):
+  // one flat array, so that following chains does not touch succ_.
+  std::vector<Vertex> first_blocker_;
   std::vector<uint32_t> blocks_count_;       // per process: how many wait for it
 };
 
