@@ -29,7 +29,7 @@ int RunAnalyze(const AnalyzeArgs& args) {
 
   AnalyzeOptions options = MakeAnalyzeOptions(args.read, emitter.get());
   options.keep_unparsed = args.show_unparsed ? 10000 : 0;
-  const bool sees_events = emitter->Streams() || emitter->KeepsOwnEvents();
+  const bool sees_events = EmitterSeesEvents(*emitter);
   options.collect_events = !sees_events;
   StreamToEmitter stream(*emitter, std::cout);
   Analyzer analyzer(options, sees_events ? &stream : nullptr);

@@ -55,6 +55,10 @@ AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) 
   return options;
 }
 
+bool EmitterSeesEvents(const Emitter& emitter) {
+  return emitter.Streams() || emitter.KeepsOwnEvents();
+}
+
 bool UseColor(const std::string& mode) {
   if (mode == "always") return true;
   if (mode == "never") return false;

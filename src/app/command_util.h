@@ -50,6 +50,11 @@ void AddReadOptions(CLI::App* cmd, ReadArgs* args);
 /// emitter's default (on for sarif and junit).
 AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter);
 
+/// True when `emitter` takes every event from OnEvent (it streams, or keeps
+/// what it needs itself: json, text): then `analyze` does not keep
+/// Report::events, and memory stays flat whatever the size of the log.
+bool EmitterSeesEvents(const Emitter& emitter);
+
 /// --color auto|always|never; auto honours NO_COLOR and needs a terminal.
 bool UseColor(const std::string& mode);
 

@@ -17,11 +17,14 @@ bool EventSpool::Spill() {
   if (!file_) {
     file_ = std::tmpfile();
     if (!file_) return false;
+  } else if (std::fseek(file_, 0, SEEK_END) != 0) {  // reads may have moved it
+    return false;
   }
   if (!memory_.empty() && std::fwrite(memory_.data(), 1, memory_.size(), file_) != memory_.size())
     return false;
   file_size_ += memory_.size();
   memory_.clear();
+  unflushed_ = true;
   return true;
 }
 
@@ -38,8 +41,7 @@ bool EventSpool::Add(uint32_t input, uint64_t first_line, std::string_view text)
   return true;
 }
 
-bool EventSpool::ForEachSorted(const std::function<void(std::string_view)>& fn) {
-  if (failed_) return false;
+std::vector<uint32_t> EventSpool::SortedOrder() const {
   std::vector<uint32_t> order(entries_.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -48,20 +50,42 @@ bool EventSpool::ForEachSorted(const std::function<void(std::string_view)>& fn) 
     if (x.input != y.input) return x.input < y.input;
     return x.first_line < y.first_line;
   });
-  if (file_ && std::fflush(file_) != 0) return false;
-  std::string buffer;
-  for (uint32_t i : order) {
-    const Entry& e = entries_[i];
-    if (e.offset >= file_size_) {
-      fn(std::string_view(memory_).substr(e.offset - file_size_, e.length));
-      continue;
-    }
-    buffer.resize(e.length);
-    if (std::fseek(file_, long(e.offset), SEEK_SET) != 0 ||
-        std::fread(buffer.data(), 1, e.length, file_) != e.length)
-      return false;
-    fn(buffer);
+  return order;
+}
+
+// Points *text at the entry's bytes: in memory_, or read into *buffer.
+bool EventSpool::ReadEntry(const Entry& e, std::string* buffer, std::string_view* text) {
+  if (e.offset >= file_size_) {
+    *text = std::string_view(memory_).substr(e.offset - file_size_, e.length);
+    return true;
   }
+  if (unflushed_ && std::fflush(file_) != 0) return false;
+  unflushed_ = false;
+  buffer->resize(e.length);
+  if (std::fseek(file_, long(e.offset), SEEK_SET) != 0 ||
+      std::fread(buffer->data(), 1, e.length, file_) != e.length)
+    return false;
+  *text = *buffer;
+  return true;
+}
+
+bool EventSpool::ForEachSorted(const std::function<void(std::string_view)>& fn) {
+  if (failed_) return false;
+  std::string buffer;
+  for (uint32_t i : SortedOrder()) {
+    std::string_view text;
+    if (!ReadEntry(entries_[i], &buffer, &text)) return false;
+    fn(text);
+  }
+  return true;
+}
+
+bool EventSpool::Read(uint32_t index, std::string* text) {
+  if (failed_ || index >= entries_.size()) return false;
+  std::string buffer;
+  std::string_view view;
+  if (!ReadEntry(entries_[index], &buffer, &view)) return false;
+  text->assign(view);
   return true;
 }
 

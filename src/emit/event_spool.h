@@ -36,6 +36,14 @@ class EventSpool {
   /// then the order they were added. Returns false on a read error.
   bool ForEachSorted(const std::function<void(std::string_view)>& fn);
 
+  /// The indexes (0 for the first text added) in log order, as ForEachSorted.
+  std::vector<uint32_t> SortedOrder() const;
+
+  /// The text added as number `index` (text): for an emitter that writes
+  /// some texts out of log order (text: a deadlock group's first member).
+  /// Returns false on a read error.
+  bool Read(uint32_t index, std::string* text);
+
  private:
   struct Entry {
     uint64_t first_line;
@@ -44,12 +52,14 @@ class EventSpool {
     uint32_t length;
   };
   bool Spill();
+  bool ReadEntry(const Entry& e, std::string* buffer, std::string_view* text);
 
   size_t budget_;
   std::string memory_;
   std::vector<Entry> entries_;
   std::FILE* file_ = nullptr;
   uint64_t file_size_ = 0;
+  bool unflushed_ = false;  // written since the last read
   bool failed_ = false;
 };
 

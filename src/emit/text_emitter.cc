@@ -3,14 +3,20 @@
 // wait in log order, each with the rules' findings under it, then the
 // run-level findings and a summary. Control characters from the log are
 // shown escaped so that a hostile query cannot drive the terminal.
-#include <algorithm>
+// Keeps no events: each is rendered when it is made, without its number,
+// into an EventSpool (4 MiB, then an unlinked temporary file); Write numbers
+// them in log order and groups the deadlocks, from small per-event keys, so
+// memory stays flat on logs of any size (docs/performance.md#memory).
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "emit/check_report.h"
 #include "emit/deadlock_text.h"
 #include "emit/emitter.h"
+#include "emit/event_spool.h"
 #include "emit/snapshot_text.h"
 #include "emit/text_findings.h"
 #include "emit/text_safety.h"
@@ -29,19 +35,28 @@ std::string Ms(double ms) {
   return buf;
 }
 
+// What a kept block of the body (lock waits and snapshots, in log order)
+// starts with, before the number Write gives it: its first byte.
+enum BodyTag : char { kWaitTag = 'w', kChainTag = 'c', kCycleTag = 'y', kPlainTag = 'p' };
+
 class TextEmitter : public Emitter {
  public:
   std::string Name() const override { return "text"; }
   std::string Description() const override { return "human-readable report (default)"; }
+  bool KeepsOwnEvents() const override { return true; }
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& ev, std::ostream&) override {
+    streamed_ = true;
+    Keep(ev, input_, ev.source.first_line);
+  }
 
   void Write(const Report& report, std::ostream& out) override {
-    WriteDeadlockGroups(report, out);
-    int wait_no = 0;
-    SnapshotText snapshots(options_.color);
-    for (const Event& ev : report.events) {
-      if (ev.lock_wait) WriteLockWait(ev, ++wait_no, out);
-      snapshots.Write(ev, out);
-    }
+    // Events come from OnEvent (`analyze`), else from the report (callers
+    // that collect them, already in log order): never both.
+    if (!streamed_)
+      for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], 0, i);
+    WriteDeadlockGroups(report.groups, out);
+    WriteBody(out);
     if (!report.findings.empty()) {
       WriteFindingsText(report.findings, "", "findings about the whole run", options_.color, out);
       out << '\n';
@@ -51,6 +66,76 @@ class TextEmitter : public Emitter {
   }
 
  private:
+  // Renders what the report needs of `ev`, numbers left out, and counts it
+  // for the summary. `input` and `line` place it in log order.
+  void Keep(const Event& ev, uint32_t input, uint64_t line) {
+    findings_.Add(ev.findings);
+    std::ostringstream text;
+    if (ev.deadlock) {
+      text << "  " << Clean(ev.time) << "  " << Where(ev) << "  victim " << Clean(ev.deadlock->victim)
+           << '\n';
+      deadlock_also_length_.push_back(uint32_t(text.tellp()));
+      WriteDeadlock(ev, text);
+      auto [it, added] = signatures_.try_emplace(ev.signature, uint32_t(signatures_.size()));
+      deadlock_signature_.push_back(it->second);
+      if (!deadlocks_.Add(input, line, text.str())) spool_failed_ = true;
+      return;
+    }
+    if (ev.lock_wait) {
+      CountWait(*ev.lock_wait);
+      text << char(kWaitTag);
+      WriteLockWait(ev, text);
+    } else if (!KeepSnapshot(ev, text)) {
+      return;
+    }
+    if (!body_.Add(input, line, text.str())) spool_failed_ = true;
+  }
+
+  // A snapshot, chain or cycle block without the number of its chain or
+  // cycle: SnapshotText numbers from 1, so its first label is cut off.
+  bool KeepSnapshot(const Event& ev, std::ostringstream& text) const {
+    std::ostringstream block;
+    SnapshotText snapshot(options_.color);
+    if (!snapshot.Write(ev, block)) return false;
+    std::string s = block.str();
+    BodyTag tag = kPlainTag;
+    std::string label;
+    if (!ev.snapshot && ev.chain) tag = kChainTag, label = BodyLabel(kChainTag, 1);
+    else if (!ev.snapshot && ev.cycle) tag = kCycleTag, label = BodyLabel(kCycleTag, 1);
+    if (s.compare(0, label.size(), label) != 0) tag = kPlainTag, label.clear();  // never so
+    text << char(tag) << std::string_view(s).substr(label.size());
+    return true;
+  }
+
+  std::string BodyLabel(BodyTag tag, int no) const {
+    switch (tag) {
+      case kWaitTag: return Paint("1;33", "lock wait " + std::to_string(no));
+      case kChainTag: return Paint("1;33", "chain " + std::to_string(no));
+      case kCycleTag: return Paint("1;31", "cycle " + std::to_string(no));
+      case kPlainTag: break;
+    }
+    return "";
+  }
+
+  void CountWait(const LockWait& w) {
+    ++outcomes_[WaitOutcomeName(w.outcome)];
+    if (w.waited_ms && *w.waited_ms > longest_wait_) longest_wait_ = *w.waited_ms;
+  }
+
+  // Lock waits and snapshot blocks in log order, each numbered in its kind.
+  void WriteBody(std::ostream& out) {
+    int numbers[128] = {0};
+    bool ok = body_.ForEachSorted([&](std::string_view text) {
+      BodyTag tag = BodyTag(text.front());
+      out << BodyLabel(tag, ++numbers[uint8_t(tag) & 127]) << text.substr(1);
+    });
+    if (!ok || spool_failed_) ReadError();
+  }
+
+  static void ReadError() {
+    std::cerr << "lockgraph: cannot read back the events kept in a temporary file\n";
+  }
+
   std::string Paint(const char* code, const std::string& s) const {
     if (!options_.color) return s;
     return std::string("\x1b[") + code + "m" + s + "\x1b[0m";
@@ -74,39 +159,48 @@ class TextEmitter : public Emitter {
   // Deadlocks by group, largest first (report.groups), each group as its
   // first deadlock in full and a line per other one; deadlocks are numbered
   // in log order. Deadlocks of no known group follow in log order.
-  void WriteDeadlockGroups(const Report& report, std::ostream& out) const {
-    std::map<std::string, std::vector<std::pair<int, const Event*>>> members;
-    int no = 0;
-    for (const Event& ev : report.events)
-      if (ev.deadlock) members[ev.signature].push_back({++no, &ev});
+  void WriteDeadlockGroups(const std::vector<DeadlockGroup>& groups, std::ostream& out) {
+    const std::vector<uint32_t> order = deadlocks_.SortedOrder();
+    std::vector<uint32_t> number(order.size());
+    std::vector<std::vector<uint32_t>> members(signatures_.size());  // per signature, in log order
+    for (size_t k = 0; k < order.size(); ++k) {
+      number[order[k]] = uint32_t(k + 1);
+      members[deadlock_signature_[order[k]]].push_back(order[k]);
+    }
     int group_no = 0;
-    for (const DeadlockGroup& g : report.groups) {
-      auto it = members.find(g.signature);
-      if (it == members.end()) continue;
-      const auto& m = it->second;
+    std::string text;
+    for (const DeadlockGroup& g : groups) {
+      auto it = signatures_.find(g.signature);
+      if (it == signatures_.end() || members[it->second].empty()) continue;
+      std::vector<uint32_t>& m = members[it->second];
       if (m.size() > 1) WriteGroupHeader(g, ++group_no, options_.color, out);
-      WriteDeadlock(*m.front().second, m.front().first, out);
+      WriteKeptDeadlock(m.front(), number[m.front()], out);
       for (size_t i = 1; i < m.size() && i <= kOthersListed; ++i) {
-        const Event& ev = *m[i].second;
-        out << "  also deadlock " << m[i].first << "  " << Clean(ev.time) << "  " << Where(ev)
-            << "  victim " << Clean(ev.deadlock->victim) << '\n';
+        if (!deadlocks_.Read(m[i], &text)) ReadError();
+        out << "  also deadlock " << number[m[i]]
+            << std::string_view(text).substr(0, deadlock_also_length_[m[i]]);
       }
       if (m.size() > kOthersListed + 1) out << "  ... and " << m.size() - kOthersListed - 1 << " more\n";
       if (m.size() > 1) out << '\n';
-      members.erase(it);
+      std::vector<uint32_t>().swap(m);  // written: not among the rest
     }
-    std::vector<std::pair<int, const Event*>> rest;
-    for (const auto& [sig, m] : members) rest.insert(rest.end(), m.begin(), m.end());
-    std::sort(rest.begin(), rest.end());
-    for (const auto& [n, ev] : rest) WriteDeadlock(*ev, n, out);
+    for (uint32_t i : order)
+      if (!members[deadlock_signature_[i]].empty()) WriteKeptDeadlock(i, number[i], out);
+  }
+
+  void WriteKeptDeadlock(uint32_t index, uint32_t no, std::ostream& out) {
+    std::string text;
+    if (!deadlocks_.Read(index, &text)) ReadError();
+    out << Paint("1;31", "deadlock " + std::to_string(no))
+        << std::string_view(text).substr(deadlock_also_length_[index]);
   }
 
   static constexpr size_t kOthersListed = 10;
 
-  void WriteDeadlock(const Event& ev, int no, std::ostream& out) const {
+  // A deadlock's block but its label ("deadlock 3").
+  void WriteDeadlock(const Event& ev, std::ostream& out) const {
     const Deadlock& d = *ev.deadlock;
-    out << Paint("1;31", "deadlock " + std::to_string(no)) << "  " << Clean(ev.time) << "  "
-        << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
+    out << "  " << Clean(ev.time) << "  " << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
     std::string who = Who(ev.session);
     out << "  victim" << (d.victims.size() > 1 ? "s: " : ": ") << VictimsText(d)
         << (who.empty() ? "" : " (" + who + ")") << '\n';
@@ -138,10 +232,10 @@ class TextEmitter : public Emitter {
     out << '\n';
   }
 
-  void WriteLockWait(const Event& ev, int no, std::ostream& out) const {
+  // A lock wait's block but its label ("lock wait 3").
+  void WriteLockWait(const Event& ev, std::ostream& out) const {
     const LockWait& w = *ev.lock_wait;
-    out << Paint("1;33", "lock wait " + std::to_string(no)) << "  " << Clean(w.start_time) << "  "
-        << Where(ev) << '\n';
+    out << "  " << Clean(w.start_time) << "  " << Where(ev) << '\n';
     out << "  " << Clean(w.waiter) << " waited " << (w.waited_ms ? Ms(*w.waited_ms) : "?")
         << " for " << Clean(w.mode) << " on " << Clean(w.lock.Label()) << " -> "
         << WaitOutcomeName(w.outcome) << '\n';
@@ -165,31 +259,26 @@ class TextEmitter : public Emitter {
 
   void WriteSummary(const Report& report, std::ostream& out) const {
     const Summary& s = report.summary;
-    std::map<std::string, int> outcomes;
-    double longest = 0;
-    for (const Event& ev : report.events)
-      if (ev.lock_wait) {
-        ++outcomes[WaitOutcomeName(ev.lock_wait->outcome)];
-        if (ev.lock_wait->waited_ms && *ev.lock_wait->waited_ms > longest) longest = *ev.lock_wait->waited_ms;
-      }
     out << Paint("1", "summary") << ": " << s.deadlocks << (s.deadlocks == 1 ? " deadlock" : " deadlocks");
     if (s.deadlocks_incomplete) out << " (" << s.deadlocks_incomplete << " incomplete)";
     out << ", " << s.lock_waits << (s.lock_waits == 1 ? " lock wait" : " lock waits");
-    if (!outcomes.empty()) {
+    if (!outcomes_.empty()) {
       out << " (";
       bool first = true;
-      for (const auto& [name, n] : outcomes) {
+      for (const auto& [name, n] : outcomes_) {
         out << (first ? "" : ", ") << n << " " << name;
         first = false;
       }
-      out << "; longest " << Ms(longest) << ")";
+      out << "; longest " << Ms(longest_wait_) << ")";
     }
     out << '\n';
     if (s.snapshots)
       out << "snapshots: " << s.snapshots << " (" << s.chains
           << (s.chains == 1 ? " blocking tree, " : " blocking trees, ") << s.cycles
           << (s.cycles == 1 ? " cycle)" : " cycles)") << '\n';
-    WriteFindingCounts(report, out);
+    FindingCounts counts = findings_;  // the events', then the run's
+    counts.Add(report.findings);
+    counts.Write(out);
     out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
         << s.lines.unparsed << " not understood";
     if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";
@@ -202,6 +291,20 @@ class TextEmitter : public Emitter {
     for (const UnparsedLine& u : report.unparsed)
       out << "not understood: " << Clean(u.file) << ":" << u.line << ": " << Clean(u.text) << '\n';
   }
+
+  uint32_t input_ = 0;
+  bool streamed_ = false;     // OnEvent was called: report.events are not read
+  bool spool_failed_ = false;
+  // Deadlocks: "  <time>  <where>  victim <v>\n" (the line of an "also
+  // deadlock"), then the full block, both without the number.
+  EventSpool deadlocks_;
+  std::vector<uint32_t> deadlock_also_length_;  // per deadlock kept
+  std::vector<uint32_t> deadlock_signature_;    // per deadlock kept: into signatures_
+  std::unordered_map<std::string, uint32_t> signatures_;
+  EventSpool body_;  // lock waits and snapshot blocks: a BodyTag, then the block
+  std::map<std::string, int> outcomes_;  // lock waits by outcome name
+  double longest_wait_ = 0;
+  FindingCounts findings_;
 };
 
 }  // namespace

@@ -1,8 +1,6 @@
 // See text_findings.h.
 #include "emit/text_findings.h"
 
-#include <map>
-
 #include "emit/text_safety.h"
 
 namespace lockgraph {
@@ -86,24 +84,22 @@ void WriteGroupHeader(const DeadlockGroup& g, int group_no, bool color, std::ost
   out << "  the first one:\n";
 }
 
-void WriteFindingCounts(const Report& report, std::ostream& out) {
-  std::map<std::string, int> by_rule;
-  int by_severity[3] = {0, 0, 0};
-  auto count = [&](const Finding& f) {
-    ++by_rule[f.rule_id];
-    ++by_severity[static_cast<int>(f.severity)];
-  };
-  for (const Event& ev : report.events)
-    for (const Finding& f : ev.findings) count(f);
-  for (const Finding& f : report.findings) count(f);
-  if (by_rule.empty()) return;
+void FindingCounts::Add(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings) {
+    ++by_rule_[f.rule_id];
+    ++by_severity_[static_cast<int>(f.severity)];
+  }
+}
+
+void FindingCounts::Write(std::ostream& out) const {
+  if (by_rule_.empty()) return;
   static constexpr Severity kOrder[] = {Severity::kError, Severity::kWarning, Severity::kNote};
   std::string sev, rules;
   for (Severity s : kOrder) {
-    int n = by_severity[static_cast<int>(s)];
+    int n = by_severity_[static_cast<int>(s)];
     if (n) sev += (sev.empty() ? "" : ", ") + std::to_string(n) + " " + SeverityName(s) + (n > 1 ? "s" : "");
   }
-  for (const auto& [id, n] : by_rule) rules += (rules.empty() ? "" : ", ") + id + " " + std::to_string(n);
+  for (const auto& [id, n] : by_rule_) rules += (rules.empty() ? "" : ", ") + id + " " + std::to_string(n);
   out << "findings: " << sev << " (" << rules << ")\n";
 }
 

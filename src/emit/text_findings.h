@@ -3,6 +3,7 @@
 // findings goes through PrintableText (src/emit/text_safety.h).
 #pragma once
 
+#include <map>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -28,8 +29,18 @@ void WriteFindingsText(const std::vector<Finding>& findings, const std::string& 
 /// first and last seen, the rules that fired.
 void WriteGroupHeader(const DeadlockGroup& group, int group_no, bool color, std::ostream& out);
 
-/// The summary line counting findings: "findings: 3 errors, 1 warning
-/// (PG001 2, PG009 1, ...)"; nothing when there are none.
-void WriteFindingCounts(const Report& report, std::ostream& out);
+/// The findings of a run counted by rule and by severity, event by event,
+/// for the summary line (the events need not be kept).
+class FindingCounts {
+ public:
+  void Add(const std::vector<Finding>& findings);
+  /// "findings: 3 errors, 1 warning (PG001 2, PG009 1, ...)"; nothing when
+  /// there are none.
+  void Write(std::ostream& out) const;
+
+ private:
+  std::map<std::string, int> by_rule_;
+  int by_severity_[3] = {0, 0, 0};
+};
 
 }  // namespace lockgraph

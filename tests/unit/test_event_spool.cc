@@ -43,5 +43,22 @@ TEST_CASE("event spool of nothing writes nothing", "[spool]") {
   CHECK(Sorted(spool).empty());
 }
 
+TEST_CASE("event spool reads any text back by index, spilled or not", "[spool]") {
+  EventSpool spool(64);
+  for (int i = 99; i >= 0; --i) spool.Add(0, uint64_t(i), "event " + std::to_string(i) + "\n");
+  REQUIRE(spool.spilled());
+  std::vector<uint32_t> order = spool.SortedOrder();
+  REQUIRE(order.size() == 100);
+  CHECK(order.front() == 99);  // added last, first in the log
+  CHECK(order.back() == 0);
+  std::string text;
+  for (uint32_t i : {0u, 99u, 50u, 98u}) {  // from the file and from memory, out of order
+    REQUIRE(spool.Read(i, &text));
+    CHECK(text == "event " + std::to_string(99 - i) + "\n");
+  }
+  CHECK_FALSE(spool.Read(100, &text));
+  CHECK(Sorted(spool).front() == "event 0\n");  // reading by index leaves the order alone
+}
+
 }  // namespace
 }  // namespace lockgraph

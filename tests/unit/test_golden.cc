@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/analyzer.h"
+#include "app/command_util.h"
 #include "emit/emitter.h"
 #include "support.h"
 
@@ -62,8 +63,8 @@ std::string Render(const fs::path& input, Emitter& emitter, unsigned threads = 1
   options.redact = emitter.RedactsByDefault() && !fs::exists(input.parent_path() / "no-redact");
   options.keep_unparsed = 100;
   options.threads = threads;
-  // As `analyze` does: json keeps its own events (an EventSpool).
-  const bool sees_events = emitter.Streams() || emitter.KeepsOwnEvents();
+  // As `analyze` does: json and text keep their own events (EventSpool).
+  const bool sees_events = EmitterSeesEvents(emitter);
   options.collect_events = !sees_events;
   Analyzer analyzer(options, sees_events ? &stream : nullptr);
   std::string error;
