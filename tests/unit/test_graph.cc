@@ -60,8 +60,16 @@ TEST_CASE("a blocking tree has its root blocker, and no deadlocked set", "[graph
 
 TEST_CASE("a deadlock report matches its graph only when closed and in order", "[graph]") {
   Deadlock d;
-  WaitEdge a{"1", "2", "ShareLock", Xact(10)};
-  WaitEdge b{"2", "1", "ShareLock", Xact(11)};
+  auto share_lock_edge = [](std::string waiter, std::string blocker, LockTarget lock) {
+    WaitEdge edge;
+    edge.waiter = std::move(waiter);
+    edge.blocker = std::move(blocker);
+    edge.mode = "ShareLock";
+    edge.lock = std::move(lock);
+    return edge;
+  };
+  WaitEdge a = share_lock_edge("1", "2", Xact(10));
+  WaitEdge b = share_lock_edge("2", "1", Xact(11));
   d.edges = {a, b};
   CHECK(CycleMatchesGraph(d));
   d.edges = {a};
