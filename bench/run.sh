@@ -10,9 +10,12 @@
 #    $LOCKGRAPH_BENCH_DIR (default /var/tmp/lockgraph-bench; never the repo);
 # 3. warms the page cache and times, on the same files: cat and
 #    grep -c 'deadlock detected' (the floor), lockgraph analyze --format json
-#    and --format ndjson (wall, CPU, MB/s, peak RSS), pgBadger on the stderr
-#    file (on the SIZE_MB/10 file unless BENCH_PGBADGER_FULL=1: it reads
-#    about 1.5 MB/s), and checks lockgraph's counts against the generator's;
+#    on one core (taskset -c 0 ... --threads 1) and on both (the default),
+#    --format ndjson and --format text (wall, CPU, MB/s, peak RSS); peak RSS
+#    on the SIZE_MB/10 file and on the SIZE_MB file read ten times through a
+#    pipe (BENCH_SKIP_10X=1 skips that); pgBadger on the stderr file (on the
+#    SIZE_MB/10 file unless BENCH_PGBADGER_FULL=1: it reads about 1.5 MB/s);
+#    and checks lockgraph's counts against the generator's;
 # 4. times a 100,000-waiting-process wait-for graph (bench/graph_bench.cc,
 #    and a pg_locks snapshot through `lockgraph analyze` when lockgraph reads
 #    that format).
@@ -20,6 +23,7 @@
 #
 # Environment: BENCH_SEED (1), BENCH_REPEAT (1: runs per measurement, the
 # fastest is kept), BENCH_PGBADGER_FULL (0), BENCH_SKIP_PGBADGER (0),
+# BENCH_SKIP_10X (0),
 # LOCKGRAPH_BENCH_DIR, LOCKGRAPH_BENCH_REV: measure a committed revision
 # (e.g. HEAD) built from `git archive` in $LOCKGRAPH_BENCH_DIR/src-REV/
 # instead of the working tree as it is (which other work may be changing).
@@ -60,6 +64,7 @@ need_pkgs=()
 command -v g++ >/dev/null || need_pkgs+=(g++)
 command -v cmake >/dev/null || need_pkgs+=(cmake)
 command -v python3 >/dev/null || need_pkgs+=(python3)
+command -v taskset >/dev/null || need_pkgs+=(util-linux)
 if [ "${BENCH_SKIP_PGBADGER:-0}" != 1 ] && ! command -v pgbadger >/dev/null; then need_pkgs+=(pgbadger); fi
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   say "installing ${need_pkgs[*]}"
@@ -115,6 +120,7 @@ timed() {
   done
   WALL=$best
 }
+vs_cat() { awk -v a="$WALL" -v b="$1" 'BEGIN{ if (b > 0) printf "%.1f x cat", a/b; else print "-" }'; }
 mbs() { awk -v mb="$1" -v t="$2" 'BEGIN{ if (t <= 0) print "-"; else printf "%.1f", mb/t }'; }
 size_mb() { awk -v s="$(stat -c %s "$1")" 'BEGIN{printf "%.1f", s/1048576}'; }
 
@@ -136,16 +142,28 @@ for fmt in stderr csvlog jsonlog; do
   row "$fmt" "$mb" "cat $name > /dev/null" "floor"
   timed "$TMP/grep.out" grep -c 'deadlock detected' "$f" || true
   row "$fmt" "$mb" "grep -c 'deadlock detected' $name" "floor ($(cat "$TMP/grep.out") lines)"
-  for out in json ndjson; do
+  say "$fmt: lockgraph analyze --format json on one core ($mb MB)"
+  timed /dev/null taskset -c 0 "$LG" analyze --threads 1 --format json "$f"
+  row "$fmt" "$mb" "taskset -c 0 lockgraph analyze --threads 1 --format json $name > /dev/null" \
+    "one core; $(vs_cat "$cat_wall")"
+  LG_WALL[$fmt.json.onecore]=$WALL; LG_CPU[$fmt.json.onecore]=$CPU
+  for out in json ndjson text; do
     say "$fmt: lockgraph analyze --format $out ($mb MB)"
     timed /dev/null "$LG" analyze --format "$out" "$f"
-    row "$fmt" "$mb" "lockgraph analyze --format $out $name > /dev/null" \
-      "$(awk -v a="$WALL" -v b="$cat_wall" 'BEGIN{ if (b > 0) printf "%.0f x cat", a/b; else print "-" }')"
+    row "$fmt" "$mb" "lockgraph analyze --format $out $name > /dev/null" "two cores (default); $(vs_cat "$cat_wall")"
     LG_WALL[$fmt.$out]=$WALL; LG_CPU[$fmt.$out]=$CPU; LG_RSS[$fmt.$out]=$RSS_MB
     full_rss=$RSS_MB
     timed /dev/null "$LG" analyze --format "$out" "$small"
-    RSS_ROWS+=("| $fmt | $out | $smb | $RSS_MB | $mb | $full_rss |")
     LG_WALL[$fmt.$out.small]=$WALL; LG_CPU[$fmt.$out.small]=$CPU; LG_RSS[$fmt.$out.small]=$RSS_MB
+    small_rss=$RSS_MB
+    ten_rss="-"; ten_wall="-"
+    if [ "${BENCH_SKIP_10X:-0}" != 1 ]; then
+      say "$fmt: lockgraph analyze --format $out - on $mb MB x 10 through a pipe"
+      timed /dev/null bash -c 'lg=$1; shift; cat "$@" | "$lg" analyze --format '"$out"' -' _ "$LG" \
+        "$f" "$f" "$f" "$f" "$f" "$f" "$f" "$f" "$f" "$f"
+      ten_rss=$RSS_MB; ten_wall=$WALL
+    fi
+    RSS_ROWS+=("| $fmt | $out | $small_rss | $full_rss | $ten_rss | $ten_wall |")
   done
   say "$fmt: checking lockgraph's counts against the generator's"
   "$LG" analyze --format json "$f" >"$TMP/report.json"
@@ -185,6 +203,7 @@ if "$LG" analyze --help 2>/dev/null | grep -q pglocks && [ -f bench/gen_pglocks.
   cat "$snap" >/dev/null
   say "pg_locks snapshot of 100,000 waiting backends: lockgraph analyze"
   timed /dev/null "$LG" analyze --format json "$snap"
+  SNAP_WALL=$WALL; SNAP_RSS=$RSS_MB
   # The generator's roots and cycles against lockgraph's chains and cycles.
   "$LG" analyze --format ndjson "$snap" | tail -n1 >"$TMP/snap-summary.json"
   snap_check=$(python3 -c 'import json,sys
@@ -194,6 +213,38 @@ print("%s chains / %s root blockers, %s cycles / %s: %s" % (s.get("chains"), e["
   GRAPH_SNAPSHOT="| \`lockgraph analyze --format json $(basename "$snap")\` ($(size_mb "$snap") MB pg_locks snapshot, 100,000 waiters) | $WALL s | $CPU s | $RSS_MB MB | $snap_check |"
 fi
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---------------------------------------------------------------- targets
+# Issue 7's targets against what was measured above (1 GB/s = 10^9 bytes/s;
+# the tables' MB are MiB).
+verdict() { awk -v v="$1" -v t="$2" 'BEGIN{ print (v >= t ? "met" : "NOT met") }'; }
+targets() {
+  local mib_1g=953.7 mib_400m=381.5 f mb v
+  echo "Against issue 7's targets:"
+  echo
+  f=$(data_file stderr "$SIZE_MB"); mb=$(size_mb "$f")
+  v=$(mbs "$mb" "${LG_WALL[stderr.json.onecore]}")
+  echo "* stderr on one core (\`taskset -c 0 ... --threads 1\`): $v MB/s, target 1 GB/s ($mib_1g MiB/s): $(verdict "$v" "$mib_1g")"
+  v=$(mbs "$mb" "${LG_WALL[stderr.json]}")
+  echo "* stderr on both cores (default): $v MB/s, faster than one core: $(verdict "$v" "$(mbs "$mb" "${LG_WALL[stderr.json.onecore]}")")"
+  for fmt in csvlog jsonlog; do
+    f=$(data_file "$fmt" "$SIZE_MB"); mb=$(size_mb "$f")
+    v=$(mbs "$mb" "${LG_WALL[$fmt.json.onecore]}")
+    echo "* $fmt: $v MB/s on one core, $(mbs "$mb" "${LG_WALL[$fmt.json]}") MB/s on both, target 400 MB/s ($mib_400m MiB/s): $(verdict "$v" "$mib_400m")"
+  done
+  [ -n "${PGB_RATIO:-}" ] && echo "* against pgBadger, target 100 x: ${PGB_RATIO#lockgraph / pgBadger throughput on the same }"
+  local worst=0 r
+  for r in "${RSS_ROWS[@]}"; do
+    worst=$(echo "$r" | awk -F'|' -v w="$worst" '{ for (i = 4; i <= 6; i++) if ($i + 0 > w) w = $i + 0; print w }')
+  done
+  echo "* peak RSS, largest of the table above: $worst MB, target under 64 MB: $(awk -v w="$worst" 'BEGIN{ print (w < 64 ? "met" : "NOT met") }')"
+  v=$(awk '$1 == "total_ms" { print $2 }' "$TMP/graph.txt")
+  echo "* wait-for graph of 100,000 waiting processes (graph_bench, build + analysis): $v ms, target 100 ms: $(awk -v v="$v" 'BEGIN{ print (v < 100 ? "met" : "NOT met") }')"
+  if [ -n "${SNAP_WALL:-}" ]; then
+    echo "* the same size as a pg_locks snapshot file through \`lockgraph analyze\` (reading the rows, describing"
+    echo "  the backends, deriving the edges, the graph, the events and 120 MB of JSON): $SNAP_WALL s, peak RSS $SNAP_RSS MB"
+  fi
+}
 
 # ---------------------------------------------------------------- report
 REPORT=$CACHE/results-$(date -u +%Y%m%dT%H%M%SZ)-${SIZE_MB}M.md
@@ -222,9 +273,10 @@ REPORT=$CACHE/results-$(date -u +%Y%m%dT%H%M%SZ)-${SIZE_MB}M.md
   echo "|---|---:|---:|---:|---:|---:|---|"
   printf '%s\n' "${CHECK_ROWS[@]}"
   echo
-  echo "Peak RSS against input size:"
+  echo "Peak RSS against input size (the ${SMALL_MB} MB file is the first tenth of the ${SIZE_MB} MB stream; \`x 10\`: the ${SIZE_MB} MB file"
+  echo "ten times through a pipe, \`cat FILE ... FILE | lockgraph analyze --format OUT -\`):"
   echo
-  echo "| input | output | MB | peak RSS MB | MB | peak RSS MB |"
+  echo "| input | output | peak RSS MB, ${SMALL_MB} MB | peak RSS MB, ${SIZE_MB} MB | peak RSS MB, ${SIZE_MB} MB x 10 | wall s, x 10 |"
   echo "|---|---|---:|---:|---:|---:|"
   printf '%s\n' "${RSS_ROWS[@]}"
   echo
@@ -239,5 +291,7 @@ REPORT=$CACHE/results-$(date -u +%Y%m%dT%H%M%SZ)-${SIZE_MB}M.md
     echo "|---|---:|---:|---:|---|"
     echo "$GRAPH_SNAPSHOT"
   fi
+  echo
+  targets
 } | tee "$REPORT"
 say "report saved to $REPORT"
