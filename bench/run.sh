@@ -13,8 +13,9 @@
 #    on one core (taskset -c 0 ... --threads 1) and on both (the default),
 #    --format ndjson and --format text (wall, CPU, MB/s, peak RSS); peak RSS
 #    on the SIZE_MB/10 file and on the SIZE_MB file read ten times through a
-#    pipe (BENCH_SKIP_10X=1 skips that); pgBadger on the stderr file (on the
-#    SIZE_MB/10 file unless BENCH_PGBADGER_FULL=1: it reads about 1.5 MB/s);
+#    pipe (BENCH_SKIP_10X=1 skips that); pgBadger on the same stderr file
+#    (1.5 to 3 MB/s: 6 to 12 minutes for 1 GB; BENCH_PGBADGER_FULL=0 runs it
+#    on the SIZE_MB/10 file instead);
 #    and checks lockgraph's counts against the generator's;
 # 4. times a 100,000-waiting-process wait-for graph (bench/graph_bench.cc,
 #    and a pg_locks snapshot through `lockgraph analyze` when lockgraph reads
@@ -22,7 +23,7 @@
 # Prints a Markdown report and keeps a copy in $LOCKGRAPH_BENCH_DIR/results-*.md.
 #
 # Environment: BENCH_SEED (1), BENCH_REPEAT (1: runs per measurement, the
-# fastest is kept), BENCH_PGBADGER_FULL (0), BENCH_SKIP_PGBADGER (0),
+# fastest is kept), BENCH_PGBADGER_FULL (1), BENCH_SKIP_PGBADGER (0),
 # BENCH_SKIP_10X (0),
 # LOCKGRAPH_BENCH_DIR, LOCKGRAPH_BENCH_REV: measure a committed revision
 # (e.g. HEAD) built from `git archive` in $LOCKGRAPH_BENCH_DIR/src-REV/
@@ -178,7 +179,7 @@ done
 # ---------------------------------------------------------------- pgBadger
 PGB_ROWS=()
 if [ "${BENCH_SKIP_PGBADGER:-0}" != 1 ]; then
-  if [ "${BENCH_PGBADGER_FULL:-0}" = 1 ]; then pgb_mb=$SIZE_MB; pgb_key=stderr.json; else pgb_mb=$SMALL_MB; pgb_key=stderr.json.small; fi
+  if [ "${BENCH_PGBADGER_FULL:-1}" = 1 ]; then pgb_mb=$SIZE_MB; pgb_key=stderr.json; else pgb_mb=$SMALL_MB; pgb_key=stderr.json.small; fi
   f=$(data_file stderr "$pgb_mb"); mb=$(size_mb "$f")
   say "pgBadger on $(basename "$f") ($mb MB, -j 1)"
   mkdir -p "$TMP/pgbadger"
