@@ -70,11 +70,12 @@ class StderrParser : public LineParser {
 
  private:
   // Fast path (most lines of a log): a line whose label shows that it
-  // starts or continues an uninteresting message, and that belongs to no
-  // backend with an open record, needs no prefix regex; nor does a DETAIL,
-  // HINT, CONTEXT or STATEMENT of an open record, which needs only its pid,
-  // label and text. Lines it is unsure about go the slow way, where the
-  // whole prefix is checked. True when the line was handled.
+  // starts or continues an uninteresting message needs no prefix regex.
+  // The assembler then needs only its pid, label and text (time and session
+  // matter only to a primary line that opens a record, and those are the
+  // interesting ones, which go the slow way). Lines it is unsure about go
+  // the slow way too, where the whole prefix is checked. True when the
+  // line was handled.
   bool SkipFast(std::string_view line, uint64_t line_no) {
     std::string_view word;
     std::optional<size_t> start = FindLabelStart(line, &word);
@@ -94,7 +95,6 @@ class StderrParser : public LineParser {
       assembler_.OnSkippedLine(*pid);
       return true;
     }
-    if (info->label == PartLabel::kPrimary) return false;  // needs time and session
     PrefixedLine part;
     part.label = info->label;
     part.severity = info->canonical;

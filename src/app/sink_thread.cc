@@ -16,24 +16,21 @@ SinkThread::SinkThread(ParseSink& target, uint64_t keep_unparsed)
     : target_(target), unparsed_left_(keep_unparsed), thread_([this] { Run(); }) {}
 
 SinkThread::~SinkThread() {
-  if (thread_.joinable()) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    not_empty_.notify_one();
-    thread_.join();
-  }
+  if (thread_.joinable()) Stop();
 }
 
 void SinkThread::Finish() {
+  Stop();
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+void SinkThread::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     done_ = true;
   }
   not_empty_.notify_one();
-  thread_.join();
-  if (failure_) std::rethrow_exception(failure_);
+  thread_.join();  // Run() drains the queue before it returns
 }
 
 void SinkThread::OnEvent(Event&& event) { Push(std::move(event)); }

@@ -50,6 +50,7 @@ class SinkThread : public ParseSink {
 
   void Push(Item&& item);
   void Run();
+  void Stop();  // lets Run() drain the queue, then joins it
 
   ParseSink& target_;
   uint64_t unparsed_left_;

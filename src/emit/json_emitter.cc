@@ -16,8 +16,6 @@
 namespace lockgraph {
 namespace {
 
-std::string Dump(const nlohmann::ordered_json& j, int spaces) { return DumpJsonAt(j, unsigned(spaces)); }
-
 class JsonEmitter : public Emitter {
  public:
   std::string Name() const override { return "json"; }
@@ -27,13 +25,13 @@ class JsonEmitter : public Emitter {
   bool KeepsOwnEvents() const override { return true; }
   void OnInputStart(size_t input) override { input_ = uint32_t(input); }
   void OnEvent(const Event& ev, std::ostream&) override {
-    spool_.Add(input_, ev.source.first_line, Dump(EventToJson(ev), 4));
+    spool_.Add(input_, ev.source.first_line, DumpJsonAt(EventToJson(ev), 4));
   }
 
   void Write(const Report& report, std::ostream& out) override {
     nlohmann::ordered_json tool = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
-    out << "{\n  \"schema_version\": " << kSchemaVersion << ",\n  \"tool\": " << Dump(tool, 2)
-        << ",\n  \"inputs\": " << Dump(InputsToJson(report.inputs), 2) << ",\n  \"events\": [";
+    out << "{\n  \"schema_version\": " << kSchemaVersion << ",\n  \"tool\": " << DumpJsonAt(tool, 2)
+        << ",\n  \"inputs\": " << DumpJsonAt(InputsToJson(report.inputs), 2) << ",\n  \"events\": [";
     bool first = true;
     auto write_event = [&](std::string_view text) {
       out << (first ? "\n    " : ",\n    ") << text;
@@ -42,7 +40,7 @@ class JsonEmitter : public Emitter {
     // Events come from the spool when OnEvent filled it (`analyze`), else
     // from the report (callers that collect events): never both.
     if (spool_.size() == 0) {
-      for (const Event& ev : report.events) write_event(Dump(EventToJson(ev), 4));
+      for (const Event& ev : report.events) write_event(DumpJsonAt(EventToJson(ev), 4));
     } else if (!spool_.ForEachSorted(write_event)) {
       std::cerr << "lockgraph: cannot read back the events kept in a temporary file\n";
     }
@@ -51,12 +49,12 @@ class JsonEmitter : public Emitter {
       nlohmann::ordered_json lines = nlohmann::ordered_json::array();
       for (const UnparsedLine& u : report.unparsed)
         lines.push_back({{"file", u.file}, {"line", u.line}, {"text", u.text}});
-      out << ",\n  \"unparsed\": " << Dump(lines, 2);
+      out << ",\n  \"unparsed\": " << DumpJsonAt(lines, 2);
     }
-    out << ",\n  \"groups\": " << Dump(GroupsToJson(report.groups), 2);
-    out << ",\n  \"findings\": " << Dump(FindingsToJson(report.findings), 2);
-    if (report.check) out << ",\n  \"check\": " << Dump(CheckToJson(report), 2);
-    out << ",\n  \"summary\": " << Dump(SummaryToJson(report.summary), 2) << "\n}\n";
+    out << ",\n  \"groups\": " << DumpJsonAt(GroupsToJson(report.groups), 2);
+    out << ",\n  \"findings\": " << DumpJsonAt(FindingsToJson(report.findings), 2);
+    if (report.check) out << ",\n  \"check\": " << DumpJsonAt(CheckToJson(report), 2);
+    out << ",\n  \"summary\": " << DumpJsonAt(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 
  private:

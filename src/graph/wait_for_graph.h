@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -107,7 +106,7 @@ class WaitForGraph {
   std::vector<Step> steps_;
   std::vector<Run> runs_;                    // per process
   // Per process, the blocker of its first edge (kNone: waits for nothing):
-  // one flat array, so that following chains does not touch succ_.
+  // one flat array, so that following chains does not touch steps_.
   std::vector<Vertex> first_blocker_;
   std::vector<uint32_t> blocks_count_;       // per process: how many wait for it
 };
