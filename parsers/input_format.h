@@ -25,7 +25,12 @@ struct ParseOptions {
 struct LineCounts {
   uint64_t total = 0;
   uint64_t parsed = 0;    // understood: belongs to a record of the format
+  uint64_t skipped = 0;   // understood and deliberately passed over: blank
+                          // lines between records, grep's "--" separators
   uint64_t unparsed = 0;  // not understood; listed with --show-unparsed
+  /// Of `unparsed`: continuation lines (a TAB or spaces first) that came
+  /// where no message was open to take them.
+  uint64_t unattached = 0;
 };
 
 /// A line the parser did not understand, or a record it had to flag.
@@ -65,6 +70,10 @@ class LineParser {
   /// `line` has no trailing '\n' (a trailing '\r' is kept: CRLF is handled
   /// by the parser). `line_no` is 1-based.
   virtual void ParseLine(std::string_view line, uint64_t line_no) = 0;
+  /// Called once before the first ParseLine with the lines the format was
+  /// sniffed on (the first ~200), for what a parser learns about the whole
+  /// input from them (stderr: whether continuation lines kept their TAB).
+  virtual void Prepare(const std::vector<std::string>& head) {}
   /// End of input: flush open records (flagging cut ones).
   virtual void Finish() = 0;
   virtual const LineCounts& counts() const = 0;

@@ -43,6 +43,10 @@ class Analyzer : public ParseSink {
   void OnDiagnostic(Diagnostic&& diag) override;
 
  private:
+  /// Flags an input whose reader understood fewer than half of the lines
+  /// it did not skip, with a diagnostic naming a format that fits better.
+  void CheckUnderstood(const std::vector<std::string>& head, const InputFormat& format,
+                       InputInfo* info);
   const InputFormat* Choose(const std::vector<std::string>& head, const std::string& path,
                             std::string* detected, std::string* error) const;
 

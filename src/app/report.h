@@ -20,6 +20,9 @@ struct InputInfo {
   std::string detected;  // e.g. the detected log_line_prefix
   bool gzip = false;
   LineCounts lines;
+  /// Fewer than half of the lines it did not skip were understood: the
+  /// events may be incomplete (a diagnostic says which format fits better).
+  bool poorly_understood = false;
 };
 
 struct UnparsedLine {

@@ -247,6 +247,26 @@ json EventToJson(const Event& ev) {
   return j;
 }
 
+json LinesToJson(const LineCounts& n) {
+  return {{"total", n.total}, {"parsed", n.parsed}, {"skipped", n.skipped},
+          {"unparsed", n.unparsed}, {"unattached", n.unattached}};
+}
+
+json DiagnosticsToJson(const std::vector<Diagnostic>& diagnostics) {
+  json arr = json::array();
+  for (const Diagnostic& d : diagnostics) {
+    json j = {{"severity", d.severity == Diagnostic::Severity::kError     ? "error"
+                           : d.severity == Diagnostic::Severity::kWarning ? "warning"
+                                                                          : "note"},
+              {"file", d.file}};
+    if (d.line) j["line"] = d.line;
+    j["message"] = d.message;
+    if (!d.text.empty()) j["text"] = d.text;
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
 json SummaryToJson(const Summary& s) {
   json j = {{"deadlocks", s.deadlocks},
             {"deadlocks_incomplete", s.deadlocks_incomplete},
@@ -256,8 +276,7 @@ json SummaryToJson(const Summary& s) {
     j["chains"] = s.chains;
     j["cycles"] = s.cycles;
   }
-  j["lines"] = {{"total", s.lines.total}, {"parsed", s.lines.parsed},
-                {"unparsed", s.lines.unparsed}};
+  j["lines"] = LinesToJson(s.lines);
   return j;
 }
 
@@ -267,8 +286,8 @@ json InputsToJson(const std::vector<InputInfo>& inputs) {
     json j = {{"file", in.file}, {"format", in.format}};
     if (in.format == "stderr" || in.format == "syslog") j["log_line_prefix"] = in.detected;
     if (in.gzip) j["gzip"] = true;
-    j["lines"] = {{"total", in.lines.total}, {"parsed", in.lines.parsed},
-                  {"unparsed", in.lines.unparsed}};
+    j["lines"] = LinesToJson(in.lines);
+    if (in.poorly_understood) j["poorly_understood"] = true;
     arr.push_back(std::move(j));
   }
   return arr;

@@ -28,6 +28,18 @@ namespace {
 // so that no field can start a line of its own that looks like output.
 std::string Clean(std::string_view s) { return OneLineText(s); }
 
+// "error: FILE:LINE: message: text", every part on one line.
+std::string DiagnosticText(const Diagnostic& d) {
+  std::string s = d.severity == Diagnostic::Severity::kError     ? "error: "
+                  : d.severity == Diagnostic::Severity::kWarning ? "warning: "
+                                                                 : "note: ";
+  s += Clean(d.file);
+  if (d.line) s += ":" + std::to_string(d.line);
+  s += ": " + Clean(d.message);
+  if (!d.text.empty()) s += ": " + Clean(d.text);
+  return s;
+}
+
 
 std::string Ms(double ms) {
   char buf[32];
@@ -279,8 +291,11 @@ class TextEmitter : public Emitter {
     FindingCounts counts = findings_;  // the events', then the run's
     counts.Add(report.findings);
     counts.Write(out);
-    out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
-        << s.lines.unparsed << " not understood";
+    out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, ";
+    if (s.lines.skipped) out << s.lines.skipped << " skipped, ";
+    out << s.lines.unparsed << " not understood";
+    if (s.lines.unattached)
+      out << " (" << s.lines.unattached << " of them continuation lines with no message to attach to)";
     if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";
     out << '\n';
     for (const InputInfo& in : report.inputs) {
@@ -288,6 +303,7 @@ class TextEmitter : public Emitter {
       if (in.format == "stderr") out << ", log_line_prefix '" << Clean(in.detected) << "'";
       out << (in.gzip ? ", gzip" : "") << ")\n";
     }
+    for (const Diagnostic& d : report.diagnostics) out << DiagnosticText(d) << '\n';
     for (const UnparsedLine& u : report.unparsed)
       out << "not understood: " << Clean(u.file) << ":" << u.line << ": " << Clean(u.text) << '\n';
   }

@@ -135,7 +135,14 @@ const std::vector<std::string>& LineReader::Head(size_t n) {
       head_bytes_ += head_.back().size() + 1;
       continue;
     }
-    if (eof_) break;
+    if (eof_) {
+      // The last line of an input that does not end in a newline.
+      if (end_ > begin_ + head_bytes_) {
+        head_.emplace_back(data + begin_ + head_bytes_, end_ - begin_ - head_bytes_);
+        head_bytes_ = end_ - begin_;
+      }
+      break;
+    }
     // A pipe (tail -F | lockgraph): sniff what has come, do not wait for
     // more, or nothing would be reported until n lines arrived.
     if (!head_.empty() && !regular_file_) break;
