@@ -376,3 +376,49 @@ TEST_CASE("IsInteresting: translated lock messages yes, other messages no", "[i1
 
 }  // namespace
 }  // namespace lockgraph
+
+namespace lockgraph {
+namespace {
+
+bool HasVariant(PgText id, std::string_view lang, std::string_view text) {
+  for (const PgTextVariant& v : PgTextVariants(id))
+    if (v.lang == lang && v.text == text) return true;
+  return false;
+}
+
+// Reference §8 quotes these from src/backend/po/*.po at REL_17_STABLE; the
+// catalogue has them from the 15 catalogues (or the .po rows): the texts
+// lockgraph depends on did not change between 15 and 17.
+TEST_CASE("catalogue: the REL_17_STABLE texts of reference §8 are the 15 ones", "[i18n]") {
+  const std::pair<const char*, const char*> deadlock[] = {
+      {"de", "Verklemmung (Deadlock) entdeckt"}, {"fr", "interblocage (deadlock) détecté"},
+      {"ja", "デッドロックを検出しました"},     {"es", "se ha detectado un deadlock"},
+      {"ru", "обнаружена взаимоблокировка"},   {"zh_CN", "检测到死锁"},
+      {"pt_BR", "impasse detectado"},          {"it", "rilevato deadlock"}};
+  for (const auto& [lang, text] : deadlock) CHECK(HasVariant(PgText::kDeadlockDetected, lang, text));
+  const std::pair<const char*, const char*> edges[] = {
+      {"de", "Prozess %d wartet auf %s-Sperre auf %s; blockiert von Prozess %d."},
+      {"fr", "Le processus %d attend %s sur %s ; bloqué par le processus %d."},
+      {"ja", "プロセス %d は %s を %s で待機していましたが、プロセス %d でブロックされました"},
+      {"es", "El proceso %d espera %s en %s; bloqueado por proceso %d."},
+      {"ru", "Процесс %d ожидает в режиме %s блокировку \"%s\"; заблокирован процессом %d."},
+      {"zh_CN", "进程%1$d等待在%3$s上的%2$s; 由进程%4$d阻塞."},
+      {"ko", "%d 프로세스가 %s 상태로 지연되고 있음(해당 작업: %s); %d 프로세스에 의해 블록킹되었음"}};
+  for (const auto& [lang, text] : edges) CHECK(HasVariant(PgText::kDeadlockEdge, lang, text));
+  const std::pair<const char*, const char*> queries[] = {
+      {"de", "Prozess %d: %s"}, {"fr", "Processus %d : %s"}, {"ja", "プロセス %d: %s"},
+      {"es", "Proceso %d: %s"}, {"ru", "Процесс %d: %s"},    {"zh_CN", "进程 %d: %s"}};
+  for (const auto& [lang, text] : queries) CHECK(HasVariant(PgText::kDeadlockQuery, lang, text));
+  const std::pair<const char*, const char*> still[] = {
+      {"de", "Prozess %d wartet immer noch auf %s-Sperre auf %s nach %ld,%03d ms"},
+      {"fr", "le processus %d est toujours en attente de %s sur %s après %ld.%03d ms"},
+      {"ja", "プロセス%dは%sを%sで待機しています。%ld.%03dミリ秒後"},
+      {"ru", "процесс %d продолжает ожидать в режиме %s блокировку \"%s\" в течение %ld.%03d мс"},
+      {"zh_CN", "进程%1$d在%4$ld.%5$03d ms仍然等待在%3$s上的%2$s"}};
+  for (const auto& [lang, text] : still) CHECK(HasVariant(PgText::kWaitStill, lang, text));
+  CHECK(HasVariant(PgText::kTagTuple, "ja", "データベース%4$uのリレーション%3$uのタプル(%2$u,%1$u)"));
+  CHECK(HasVariant(PgText::kTagRelation, "ja", "データベース%2$uのリレーション%1$u"));
+}
+
+}  // namespace
+}  // namespace lockgraph
