@@ -98,25 +98,29 @@ bool MatchPgText(PgText id, std::string_view text, PgTextMatch* out) {
 }
 
 PgPrefixSet::PgPrefixSet(std::initializer_list<PgText> ids) {
+  // From the template texts alone: an English-only log never compiles the
+  // translations.
   for (PgText id : ids) {
-    const std::vector<Variant>& variants = VariantsOf(id);
+    const std::vector<PgTextVariant>& variants = PgTextVariants(id);
     for (size_t i = 1; i < variants.size(); ++i) {  // [0] is English
-      const TemplateMatcher& m = *variants[i].matcher;
-      if (m.starts_with_number()) {
+      bool number = false;
+      std::string prefix = TemplateMatcher::LiteralPrefix(variants[i].text, &number);
+      if (number) {
         digits_ = true;
-        for (char c = '0'; c <= '9'; ++c) first_[static_cast<unsigned char>(c)] = true;
-      } else if (!m.literal_prefix().empty()) {
-        prefixes_.emplace_back(m.literal_prefix());
-        first_[static_cast<unsigned char>(m.literal_prefix()[0])] = true;
+      } else if (!prefix.empty()) {
+        std::vector<std::string>& bucket = by_first_[static_cast<unsigned char>(prefix[0])];
+        bool seen = false;
+        for (const std::string& p : bucket) seen = seen || p == prefix;
+        if (!seen) bucket.push_back(std::move(prefix));
       }
     }
   }
 }
 
 bool PgPrefixSet::MayMatch(std::string_view text) const {
-  if (text.empty() || !first_[static_cast<unsigned char>(text[0])]) return false;
+  if (text.empty()) return false;
   if (digits_ && text[0] >= '0' && text[0] <= '9') return true;
-  for (const std::string& p : prefixes_)
+  for (const std::string& p : by_first_[static_cast<unsigned char>(text[0])])
     if (Starts(text, p)) return true;
   return false;
 }

@@ -35,8 +35,7 @@ class PgPrefixSet {
   bool MayMatch(std::string_view text) const;
 
  private:
-  std::array<bool, 256> first_{};
-  std::vector<std::string> prefixes_;
+  std::array<std::vector<std::string>, 256> by_first_;  // prefixes by first byte
   bool digits_ = false;
 };
 

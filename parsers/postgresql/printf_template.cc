@@ -99,6 +99,26 @@ std::string SlotPattern(const Conversion& c, const std::vector<std::string_view>
 
 TemplateMatcher::~TemplateMatcher() = default;
 
+std::string TemplateMatcher::LiteralPrefix(std::string_view tmpl, bool* starts_with_number) {
+  std::string prefix;
+  *starts_with_number = false;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] != '%') {
+      prefix += tmpl[i];
+    } else if (i + 1 < tmpl.size() && tmpl[i + 1] == '%') {
+      prefix += '%';
+      ++i;
+    } else {
+      Conversion c;
+      int next_arg = 0;
+      *starts_with_number = prefix.empty() && ReadConversion(tmpl, i + 1, &next_arg, &c) &&
+                            c.type != 's' && c.type != 'c';
+      break;
+    }
+  }
+  return prefix;
+}
+
 std::unique_ptr<TemplateMatcher> TemplateMatcher::Compile(
     std::string_view tmpl, const std::vector<std::string_view>& string_slots,
     std::string* error) {
@@ -125,6 +145,7 @@ std::unique_ptr<TemplateMatcher> TemplateMatcher::Compile(
       return nullptr;
     }
     AppendLiteral(literal, &re);
+    if (literal.size() > m->required_.size()) m->required_ = std::string(literal);
     if (!any_conversion) {
       m->prefix_.append(literal.data(), literal.size());
       m->starts_with_number_ = literal.empty() && c.type != 's' && c.type != 'c';
@@ -144,6 +165,7 @@ std::unique_ptr<TemplateMatcher> TemplateMatcher::Compile(
   }
   std::string_view tail = tmpl.substr(std::min(literal_start, tmpl.size()));
   AppendLiteral(tail, &re);
+  if (tail.size() > m->required_.size()) m->required_ = std::string(tail);
   if (!any_conversion) m->prefix_.append(tail.data(), tail.size());
   RE2::Options options;
   options.set_log_errors(false);
@@ -162,6 +184,8 @@ std::unique_ptr<TemplateMatcher> TemplateMatcher::Compile(
 
 bool TemplateMatcher::Match(std::string_view text, std::vector<std::string_view>* args) const {
   if (text.substr(0, prefix_.size()) != prefix_) return false;
+  // A literal chunk is cheaper to look for than the regex to run.
+  if (text.find(required_) == std::string_view::npos) return false;
   const int n = int(group_arg_.size());
   std::vector<re2::StringPiece> groups(n);
   std::vector<RE2::Arg> argv(n);

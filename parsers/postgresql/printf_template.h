@@ -28,6 +28,10 @@ class TemplateMatcher {
   static std::unique_ptr<TemplateMatcher> Compile(
       std::string_view tmpl, const std::vector<std::string_view>& string_slots,
       std::string* error = nullptr);
+  /// The literal prefix and starts_with_number() of `tmpl` without
+  /// compiling it (cheap; for prefilters).
+  static std::string LiteralPrefix(std::string_view tmpl, bool* starts_with_number);
+
   ~TemplateMatcher();
   TemplateMatcher(const TemplateMatcher&) = delete;
   TemplateMatcher& operator=(const TemplateMatcher&) = delete;
@@ -53,6 +57,7 @@ class TemplateMatcher {
   std::unique_ptr<re2::RE2> re_;
   std::string pattern_;
   std::string prefix_;
+  std::string required_;  // the longest literal chunk: no rendering lacks it
   bool starts_with_number_ = false;
   int arg_count_ = 0;
   std::vector<int> group_arg_;  // capturing group i+1 -> argument index
