@@ -177,6 +177,11 @@ TEST_CASE("lock waits: fr newline, de comma, ja, zh_CN, ko and ru orders", "[i18
       {"5 süreci ShareLock nesnesini transaction 3  işlemi için beklerken 2.500 milisaniye sonra "
        "deadlock tespit etti",
        "detected_deadlock", 5, "ShareLock", "transaction 3", 2.5},
+      // A partial catalogue: the message translated, the tag not (and back).
+      {"Prozess 4 wartet immer noch auf ShareLock-Sperre auf transaction 7 nach 1001,050 ms",
+       "still_waiting", 4, "ShareLock", "transaction 7", 1001.05},
+      {"process 4 still waiting for ShareLock on ტრანზაქცია 852 after 100.168 ms",
+       "still_waiting", 4, "ShareLock", "ტრანზაქცია 852", 100.168},
       // A cursor position after a translated message.
       {"Prozess 1769 erlangte AccessShareLock-Sperre auf Relation 16399 der Datenbank 16384 nach "
        "622,246 ms bei Zeichen 22",
@@ -214,6 +219,7 @@ TEST_CASE("lock tags: translations, ja swapped tuple, de spaced tuple, partial c
       {"ligne (4,5) de la relation 16385 de la base de données 16384",
        "tuple: database=16384 relation=16385 page=4 tuple=5"},
       {"транзакция 747", "transactionid: transactionid=747"},
+      {"ტრანზაქცია 852", "transactionid: transactionid=852"},  // ka: tag only translated
       {"transacción virtual 3/77", "virtualxid: virtualxid=3/77"},
       {"Benutzersperre [1,2,3,4]", "advisory: database=1 classid=2 objid=3 objsubid=4"},
       {"Benutzersperre [1,2,3]", "userlock: database=1 classid=2 objid=3"},
