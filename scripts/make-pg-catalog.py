@@ -59,6 +59,14 @@ MESSAGES = [
     ("kCtxCheckingUniqueness", "while checking uniqueness of tuple (%u,%u) in relation \\\"%s\\\""),
     ("kCtxRechecking", "while rechecking updated tuple (%u,%u) in relation \\\"%s\\\""),
     ("kCtxCheckingExclusion", "while checking exclusion constraint on tuple (%u,%u) in relation \\\"%s\\\""),
+    ("kCtxSqlStatement", "SQL statement \\\"%s\\\""),
+    ("kCtxSqlExpression", "SQL expression \\\"%s\\\""),
+    ("kCtxPlpgsqlAssignment", "PL/pgSQL assignment \\\"%s\\\""),
+    ("kCtxSqlFunction", "SQL function \\\"%s\\\" statement %d"),
+    # From plpgsql's own catalogue (plpgsql-15.mo), see PLPGSQL below.
+    ("kCtxPlpgsqlLineAt", "PL/pgSQL function %s line %d at %s"),
+    ("kCtxPlpgsqlLine", "PL/pgSQL function %s line %d %s"),
+    ("kPlpgsqlSqlStatement", "SQL statement"),
     ("kLabelDebug", "DEBUG"), ("kLabelLog", "LOG"), ("kLabelInfo", "INFO"), ("kLabelNotice", "NOTICE"),
     ("kLabelWarning", "WARNING"), ("kLabelError", "ERROR"), ("kLabelFatal", "FATAL"),
     ("kLabelPanic", "PANIC"),
@@ -66,6 +74,9 @@ MESSAGES = [
     ("kLabelContext", "CONTEXT:  "), ("kLabelLocation", "LOCATION:  "),
     ("kLabelStatement", "STATEMENT:  "), ("kLabelBacktrace", "BACKTRACE:  "),
 ]
+
+# Texts of plpgsql's catalogue (the rest are the backend's postgres-15.mo).
+PLPGSQL = {"kCtxPlpgsqlLineAt", "kCtxPlpgsqlLine", "kPlpgsqlSqlStatement"}
 
 LANGS = ["de", "es", "fr", "it", "ja", "ka", "ko", "pl", "pt_BR", "ru", "sv", "tr", "uk", "zh_CN"]
 
@@ -94,15 +105,19 @@ def main():
     version = package_version()
     rows = []  # (enum, lang, msgstr, source, note)
     for lang in LANGS:
-        mo = f"/usr/share/locale/{lang}/LC_MESSAGES/postgres-15.mo"
-        if not os.path.exists(mo):
-            continue
-        po = subprocess.run(["msgunfmt", mo], capture_output=True, text=True, check=True).stdout
-        entries = po_entries(po)
+        catalogues = {}
+        for domain in ("postgres", "plpgsql"):
+            mo = f"/usr/share/locale/{lang}/LC_MESSAGES/{domain}-15.mo"
+            if os.path.exists(mo):
+                po = subprocess.run(["msgunfmt", mo], capture_output=True, text=True,
+                                    check=True).stdout
+                catalogues[domain] = po_entries(po)
         for enum, msgid in MESSAGES:
-            s = entries.get(msgid)
+            domain = "plpgsql" if enum in PLPGSQL else "postgres"
+            s = catalogues.get(domain, {}).get(msgid)
             if s:
-                rows.append((enum, lang, s, "kDebian15", ""))
+                rows.append((enum, lang, s, "kDebian15" if domain == "postgres" else
+                             "kDebian15Plpgsql", ""))
     extra = os.path.join(ROOT, "parsers/postgresql/catalog_extra.tsv")
     sources = {}
     if os.path.exists(extra):
@@ -134,7 +149,8 @@ def main():
       "// they come from.\n"
       "#include \"parsers/postgresql/catalog.h\"\n\n"
       "namespace lockgraph {\nnamespace {\n"
-      f"constexpr const char* kDebian15 = \"Debian postgresql-15 {version}, postgres-15.mo\";\n")
+      f"constexpr const char* kDebian15 = \"Debian postgresql-15 {version}, postgres-15.mo\";\n"
+      f"constexpr const char* kDebian15Plpgsql = \"Debian postgresql-15 {version}, plpgsql-15.mo\";\n")
     for name, text in sorted(sources.items()):
         w(f"constexpr const char* {name} = \"{text}\";\n")
     w("}  // namespace\n\n"

@@ -24,6 +24,8 @@ enum class PgText : uint8_t {
   kTerminateAdmin, kNoWaitRow, kNoWaitRelation,
   kCtxUpdating, kCtxDeleting, kCtxLocking, kCtxLockingUpdated, kCtxInsertingIndex,
   kCtxCheckingUniqueness, kCtxRechecking, kCtxCheckingExclusion,
+  kCtxSqlStatement, kCtxSqlExpression, kCtxPlpgsqlAssignment, kCtxSqlFunction,
+  kCtxPlpgsqlLineAt, kCtxPlpgsqlLine, kPlpgsqlSqlStatement,
   kLabelDebug, kLabelLog, kLabelInfo, kLabelNotice, kLabelWarning, kLabelError,
   kLabelFatal, kLabelPanic,
   kLabelDetail, kLabelHint, kLabelQuery, kLabelContext, kLabelLocation,

@@ -328,11 +328,6 @@ bool ReadTranslatedRowWait(std::string_view line, ContextFrame* f) {
                   {PgText::kCtxCheckingUniqueness, "checking uniqueness of"},
                   {PgText::kCtxRechecking, "rechecking updated"},
                   {PgText::kCtxCheckingExclusion, "checking exclusion constraint on"}};
-  static const PgPrefixSet kPrefixes(
-      {PgText::kCtxUpdating, PgText::kCtxDeleting, PgText::kCtxLocking,
-       PgText::kCtxLockingUpdated, PgText::kCtxInsertingIndex, PgText::kCtxCheckingUniqueness,
-       PgText::kCtxRechecking, PgText::kCtxCheckingExclusion});
-  if (!kPrefixes.MayMatch(line) && !(line.size() > 0 && line[0] == '"')) return false;
   PgTextMatch m;
   for (const auto& a : kActions) {
     if (!MatchPgText(a.id, line, &m) || m.args.size() < 3) continue;
@@ -343,6 +338,90 @@ bool ReadTranslatedRowWait(std::string_view line, ContextFrame* f) {
     return true;
   }
   return false;
+}
+
+// A translated function or SPI frame (spi.c, functions.c and plpgsql's
+// catalogue). PL/pgSQL's statement type "SQL statement" is given in English;
+// other statement types are kept as logged.
+bool ReadTranslatedCallFrame(std::string_view line, ContextFrame* f) {
+  PgTextMatch m;
+  for (PgText id : {PgText::kCtxPlpgsqlLineAt, PgText::kCtxPlpgsqlLine}) {
+    if (!MatchPgText(id, line, &m) || m.args.size() < 3) continue;
+    f->kind = ContextFrame::Kind::kFunction;
+    f->function = std::string(m.args[0]);
+    f->line = int(ToInt(m.args[1]));
+    f->statement = MatchPgText(PgText::kPlpgsqlSqlStatement, m.args[2])
+                       ? std::string(PgEnglish(PgText::kPlpgsqlSqlStatement))
+                       : std::string(m.args[2]);
+    return true;
+  }
+  if (MatchPgText(PgText::kCtxSqlFunction, line, &m) && m.args.size() == 2) {
+    f->kind = ContextFrame::Kind::kFunction;
+    f->function = std::string(m.args[0]);
+    f->line = int(ToInt(m.args[1]));
+    f->statement = "SQL function statement";
+    return true;
+  }
+  for (PgText id : {PgText::kCtxSqlStatement, PgText::kCtxSqlExpression,
+                    PgText::kCtxPlpgsqlAssignment}) {
+    if (!MatchPgText(id, line, &m) || m.args.empty()) continue;
+    f->kind = ContextFrame::Kind::kSqlStatement;
+    f->statement = std::string(m.args[0]);
+    return true;
+  }
+  return false;
+}
+
+bool ReadTranslatedFrame(std::string_view line, ContextFrame* f) {
+  static const PgPrefixSet kPrefixes(
+      {PgText::kCtxUpdating, PgText::kCtxDeleting, PgText::kCtxLocking,
+       PgText::kCtxLockingUpdated, PgText::kCtxInsertingIndex, PgText::kCtxCheckingUniqueness,
+       PgText::kCtxRechecking, PgText::kCtxCheckingExclusion, PgText::kCtxSqlStatement,
+       PgText::kCtxSqlExpression, PgText::kCtxPlpgsqlAssignment, PgText::kCtxSqlFunction,
+       PgText::kCtxPlpgsqlLineAt, PgText::kCtxPlpgsqlLine});
+  // tr starts its row waits with the quoted relation name.
+  if (!kPrefixes.MayMatch(line) && !(!line.empty() && line[0] == '"')) return false;
+  return ReadTranslatedRowWait(line, f) || ReadTranslatedCallFrame(line, f);
+}
+
+bool EndsWith(std::string_view s, std::string_view end);
+
+// The closing quote a frame that quotes an SPI statement still waits for
+// (the statement spans lines): '"' in English and most catalogues, the
+// guillemets of de (»...«), fr (« ... ») and es («...»), whichever opens
+// first. Empty: no quote left open.
+std::string_view OpenQuote(std::string_view line) {
+  static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
+      {" \"", "\""}, {"»", "«"}, {"«", "»"}};
+  size_t first = std::string_view::npos;
+  std::string_view close;
+  for (const auto& [open, closing] : kPairs) {
+    size_t at = line.find(open);
+    if (at < first) {
+      first = at;
+      close = closing;
+    }
+  }
+  if (first == std::string_view::npos || EndsWith(line, close)) return {};
+  return close;
+}
+
+// Only an SPI frame quotes text that may span lines ("SQL statement \"...\"",
+// English or translated); other frames are one line even when they hold a
+// quote ("SQL function \"f\" statement 2").
+bool IsSpiFrameStart(std::string_view line) {
+  static constexpr std::string_view kEnglish[] = {
+      "SQL statement \"", "SQL expression \"", "PL/pgSQL expression \"",
+      "PL/pgSQL assignment \""};
+  for (std::string_view p : kEnglish)
+    if (line.substr(0, p.size()) == p) return true;
+  static const PgPrefixSet kTranslated(
+      {PgText::kCtxSqlStatement, PgText::kCtxSqlExpression, PgText::kCtxPlpgsqlAssignment});
+  return kTranslated.MayMatch(line);
+}
+
+bool EndsWith(std::string_view s, std::string_view end) {
+  return s.size() >= end.size() && s.substr(s.size() - end.size()) == end;
 }
 
 }  // namespace
@@ -364,9 +443,10 @@ std::vector<ContextFrame> ParseContext(std::string_view context) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     // A multi-line SPI statement: its quoted text spans the next lines.
-    if (line.find(" \"") != std::string_view::npos && line.back() != '"') {
+    std::string_view close = IsSpiFrameStart(line) ? OpenQuote(line) : std::string_view();
+    if (!close.empty()) {
       size_t j = i;
-      while (j + 1 < lines.size() && (lines[j].empty() || lines[j].back() != '"')) ++j;
+      while (j + 1 < lines.size() && (lines[j].empty() || !EndsWith(lines[j], close))) ++j;
       if (j > i) {
         line = std::string_view(line.data(), lines[j].data() + lines[j].size() - line.data());
         i = j;
@@ -400,7 +480,7 @@ std::vector<ContextFrame> ParseContext(std::string_view context) {
       f.kind = ContextFrame::Kind::kSqlStatement;
       f.statement = Str(a);
     } else {
-      ReadTranslatedRowWait(line, &f);
+      ReadTranslatedFrame(line, &f);
     }
     frames.push_back(std::move(f));
   }

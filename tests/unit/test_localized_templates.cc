@@ -320,6 +320,46 @@ TEST_CASE("CONTEXT: translated row waits", "[i18n]") {
   }
 }
 
+TEST_CASE("CONTEXT: translated PL/pgSQL, SQL function and SPI frames", "[i18n]") {
+  std::vector<ContextFrame> f = ParseContext(
+      "beim Aktualisieren von Tupel (0,2) in Relation »t«\n"
+      "SQL-Anweisung »UPDATE t\n   SET x = 1«\n"
+      "PL/pgSQL-Funktion transfer(integer,integer) Zeile 5 bei SQL-Anweisung");
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].kind == ContextFrame::Kind::kRowWait);
+  CHECK(f[1].kind == ContextFrame::Kind::kSqlStatement);
+  CHECK(f[1].statement == "UPDATE t\n   SET x = 1");
+  CHECK(f[2].kind == ContextFrame::Kind::kFunction);
+  CHECK(f[2].function == "transfer(integer,integer)");
+  CHECK(f[2].line == 5);
+  CHECK(f[2].statement == "SQL statement");
+
+  f = ParseContext("instruction SQL « SELECT 1 FROM ONLY \"public\".\"t\" x FOR KEY SHARE OF x »\n"
+                   "fonction PL/pgSQL f(), ligne 3 à affectation");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].kind == ContextFrame::Kind::kSqlStatement);
+  CHECK(f[0].statement == "SELECT 1 FROM ONLY \"public\".\"t\" x FOR KEY SHARE OF x");
+  CHECK(f[1].function == "f()");
+  CHECK(f[1].statement == "affectation");  // a statement type other than SQL: as logged
+
+  f = ParseContext("在SQL语句的第7行的PL/pgSQL函数g()\nSQL 函数 \"h\" 语句 2\nSQL文 \"SELECT 2\"");
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].kind == ContextFrame::Kind::kFunction);
+  CHECK(f[0].function == "g()");
+  CHECK(f[0].line == 7);
+  CHECK(f[0].statement == "SQL statement");
+  CHECK(f[1].function == "h");
+  CHECK(f[1].statement == "SQL function statement");
+  CHECK(f[2].statement == "SELECT 2");
+
+  // The same in English: a frame that quotes a name is one line (it used to
+  // swallow the frames after it up to the next line ending in a quote).
+  f = ParseContext("SQL function \"h\" statement 2\nSQL statement \"SELECT 2\"");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].function == "h");
+  CHECK(f[1].statement == "SELECT 2");
+}
+
 TEST_CASE("cursor position, labels and wait endings in every language", "[i18n]") {
   std::optional<int64_t> pos;
   CHECK(StripCursorPosition("x (символ 8)", &pos) == "x");
