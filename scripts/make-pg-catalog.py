@@ -4,8 +4,8 @@ PostgreSQL server messages lockgraph reads (deadlock report, log_lock_waits,
 lock tags, cursor position, part labels, wait outcomes, row-wait contexts).
 
 Source: the real catalogues of Debian's postgresql-15 package
-(/usr/share/locale/<lang>/LC_MESSAGES/postgres-15.mo, read with gettext's
-msgunfmt), plus the hand-checked entries of
+(/usr/share/locale/<lang>/LC_MESSAGES/postgres-15.mo and plpgsql-15.mo, read
+with gettext's msgunfmt), plus the hand-checked entries of
 parsers/postgresql/catalog_extra.tsv (languages and versions the package does
 not ship, with their repository path and commit). Usage:
 
