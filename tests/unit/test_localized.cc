@@ -170,6 +170,19 @@ TEST_CASE("localized csvlog, jsonlog and syslog: the same events as stderr", "[i
   }
 }
 
+TEST_CASE("one log, several languages (lc_messages set per session)", "[i18n]") {
+  // lc_messages is PGC_SUSET: sessions of one server may differ. The runs
+  // used distinct pids, so their logs put together are one server's log.
+  const Run en = AnalyzeSample("en.log");
+  std::string mixed;
+  for (const char* lang : {"en", "de", "ja", "ka", "zh_CN"})
+    mixed += test::ReadFile(SamplePath(std::string(lang) + ".log"));
+  const Run run = Normalize(test::AnalyzeText(mixed));
+  CHECK(run.deadlocks == 5 * en.deadlocks);
+  CHECK(run.waits == 5 * en.waits);
+  CHECK(run.problems == 0);
+}
+
 TEST_CASE("localized samples: raw values are read from the translated text", "[i18n]") {
   // de prints the tuple tag with a space and the time with a comma; the
   // fields must be the numbers of the text, not just consistent.
