@@ -49,6 +49,7 @@ class Canon {
 
 struct Run {
   std::vector<std::string> events;  // normalized, in log order
+  std::vector<std::string> signatures;  // of the deadlocks (stable across runs)
   std::vector<double> waited_ms;    // of every lock wait report
   size_t deadlocks = 0, waits = 0, problems = 0;
 };
@@ -61,6 +62,7 @@ Run Normalize(const Report& r) {
       const Deadlock& d = *ev.deadlock;
       ++run.deadlocks;
       run.problems += d.problems.size();
+      run.signatures.push_back(ev.signature);
       std::string s = "deadlock victim " + canon.Pid(d.victim) +
                       (d.complete ? " complete:" : " incomplete:");
       for (const WaitEdge& e : d.edges)
@@ -146,6 +148,7 @@ TEST_CASE("localized stderr samples: the same events as the English run", "[i18n
     CHECK(run.deadlocks == en.deadlocks);
     CHECK(run.waits == en.waits);
     CHECK(run.problems == 0);
+    CHECK(run.signatures == en.signatures);  // baselines work across languages
     REQUIRE(run.events.size() == en.events.size());
     for (size_t i = 0; i < en.events.size(); ++i) CHECK(run.events[i] == en.events[i]);
     // Every time read from a report is one the server printed.
