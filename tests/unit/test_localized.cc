@@ -141,6 +141,7 @@ TEST_CASE("localized stderr samples: the same events as the English run", "[i18n
   REQUIRE(en.deadlocks == 3);
   REQUIRE(en.waits >= 8);
   CHECK(en.problems == 0);
+  for (const std::string& sig : en.signatures) CHECK(sig.size() == 16);
   for (const char* lang : kLanguages) {
     INFO("language " << lang);
     const std::string log = test::ReadFile(SamplePath(std::string(lang) + ".log"));
