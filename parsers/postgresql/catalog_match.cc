@@ -104,9 +104,10 @@ PgPrefixSet::PgPrefixSet(std::initializer_list<PgText> ids) {
     const std::vector<PgTextVariant>& variants = PgTextVariants(id);
     for (size_t i = 1; i < variants.size(); ++i) {  // [0] is English
       bool number = false;
-      std::string prefix = TemplateMatcher::LiteralPrefix(variants[i].text, &number);
+      std::string after;
+      std::string prefix = TemplateMatcher::LiteralPrefix(variants[i].text, &number, &after);
       if (number) {
-        digits_ = true;
+        after_number_.push_back(std::move(after));
       } else if (!prefix.empty()) {
         std::vector<std::string>& bucket = by_first_[static_cast<unsigned char>(prefix[0])];
         bool seen = false;
@@ -119,7 +120,13 @@ PgPrefixSet::PgPrefixSet(std::initializer_list<PgText> ids) {
 
 bool PgPrefixSet::MayMatch(std::string_view text) const {
   if (text.empty()) return false;
-  if (digits_ && text[0] >= '0' && text[0] <= '9') return true;
+  if (text[0] >= '0' && text[0] <= '9' && !after_number_.empty()) {
+    size_t digits = 1;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    for (const std::string& a : after_number_)
+      if (Starts(text.substr(digits), a)) return true;
+    return false;
+  }
   for (const std::string& p : by_first_[static_cast<unsigned char>(text[0])])
     if (Starts(text, p)) return true;
   return false;

@@ -36,7 +36,7 @@ class PgPrefixSet {
 
  private:
   std::array<std::vector<std::string>, 256> by_first_;  // prefixes by first byte
-  bool digits_ = false;
+  std::vector<std::string> after_number_;  // of the translations that start with one
 };
 
 /// The English rendering of a text that is a translation of a wait-ending

@@ -99,7 +99,8 @@ std::string SlotPattern(const Conversion& c, const std::vector<std::string_view>
 
 TemplateMatcher::~TemplateMatcher() = default;
 
-std::string TemplateMatcher::LiteralPrefix(std::string_view tmpl, bool* starts_with_number) {
+std::string TemplateMatcher::LiteralPrefix(std::string_view tmpl, bool* starts_with_number,
+                                           std::string* after_number) {
   std::string prefix;
   *starts_with_number = false;
   for (size_t i = 0; i < tmpl.size(); ++i) {
@@ -113,6 +114,10 @@ std::string TemplateMatcher::LiteralPrefix(std::string_view tmpl, bool* starts_w
       int next_arg = 0;
       *starts_with_number = prefix.empty() && ReadConversion(tmpl, i + 1, &next_arg, &c) &&
                             c.type != 's' && c.type != 'c';
+      if (*starts_with_number && after_number) {
+        size_t end = tmpl.find('%', i + 1 + c.length);
+        *after_number = std::string(tmpl.substr(i + 1 + c.length, end - (i + 1 + c.length)));
+      }
       break;
     }
   }

@@ -30,7 +30,10 @@ class TemplateMatcher {
       std::string* error = nullptr);
   /// The literal prefix and starts_with_number() of `tmpl` without
   /// compiling it (cheap; for prefilters).
-  static std::string LiteralPrefix(std::string_view tmpl, bool* starts_with_number);
+  /// When `tmpl` starts with a number, *after_number is the literal text
+  /// that follows that number (" PID 프로세스" in "%d PID 프로세스...").
+  static std::string LiteralPrefix(std::string_view tmpl, bool* starts_with_number,
+                                   std::string* after_number = nullptr);
 
   ~TemplateMatcher();
   TemplateMatcher(const TemplateMatcher&) = delete;

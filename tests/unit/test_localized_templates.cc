@@ -414,7 +414,8 @@ TEST_CASE("IsInteresting: translated lock messages yes, other messages no", "[i1
   }
   for (const char* m : {"checkpoint starting: time", "connection authorized: user=postgres",
                         "duration: 1.0 ms", "database system is ready to accept connections",
-                        "Datenbanksystem ist bereit, um Verbindungen anzunehmen"}) {
+                        "Datenbanksystem ist bereit, um Verbindungen anzunehmen",
+                        "2 WAL file(s) added, 0 removed"}) {
     INFO(m);
     CHECK_FALSE(PgEventBuilder::IsInteresting(m));
   }
