@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "graph/wait_for_graph.h"
+#include "parsers/postgresql/catalog_match.h"
 #include "parsers/postgresql/cursor_position.h"
 #include "parsers/postgresql/lock_wait_tracker.h"
 #include "parsers/postgresql/messages.h"
@@ -22,16 +23,12 @@ std::optional<int64_t> ToPid(const std::string& id) {
 }
 bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
-// "deadlock detected" in English and in the translations of reference §8.
+// "deadlock detected" in English and in every translation of the server
+// catalogues (catalog_data.cc).
 bool IsDeadlockMessage(std::string_view m) {
-  static constexpr std::string_view kTexts[] = {
-      "deadlock detected", "Verklemmung (Deadlock) entdeckt",
-      "interblocage (deadlock) détecté", "デッドロックを検出しました",
-      "se ha detectado un deadlock", "обнаружена взаимоблокировка", "检测到死锁",
-      "impasse detectado", "rilevato deadlock"};
-  for (std::string_view t : kTexts)
-    if (m == t) return true;
-  return false;
+  if (m == "deadlock detected") return true;
+  static const PgPrefixSet kPrefixes({PgText::kDeadlockDetected});
+  return kPrefixes.MayMatch(m) && MatchPgText(PgText::kDeadlockDetected, m);
 }
 
 Event MakeDeadlock(const LogRecord& r) {
@@ -105,17 +102,30 @@ bool PgEventBuilder::IsInteresting(std::string_view m) {
   // Most records of a busy log are log_min_duration_statement's.
   if (StartsWith(m, "duration: ")) return false;
   if (StartsWith(m, "process ")) {
-    return Contains(m, " waiting for ") || Contains(m, " acquired ") ||
-           Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
-           Contains(m, " could not obtain ");
+    if (Contains(m, " waiting for ") || Contains(m, " acquired ") ||
+        Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
+        Contains(m, " could not obtain "))
+      return true;
+  } else if (StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
+             StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock")) {
+    return true;
   }
-  return StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
-         StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock") ||
-         IsDeadlockMessage(m);
+  // A localized server (catalog.h): the same messages, translated. One
+  // table lookup on the first byte rules out almost every other message.
+  static const PgPrefixSet kTranslated(
+      {PgText::kDeadlockDetected, PgText::kWaitStill, PgText::kWaitAcquired,
+       PgText::kWaitAvoided, PgText::kWaitDetected, PgText::kWaitFailed,
+       PgText::kCancelLockTimeout, PgText::kCancelStatementTimeout,
+       PgText::kCancelUserRequest, PgText::kTerminateAdmin, PgText::kNoWaitRow,
+       PgText::kNoWaitRelation});
+  return kTranslated.MayMatch(m);
 }
 
 bool PgEventBuilder::IsOrphanDetail(std::string_view detail) {
-  return StartsWith(detail, "Process ") && Contains(detail.substr(0, detail.find('\n')), " waits for ");
+  const std::string_view first = detail.substr(0, detail.find('\n'));
+  if (StartsWith(first, "Process ")) return Contains(first, " waits for ");
+  static const PgPrefixSet kPrefixes({PgText::kDeadlockEdge});
+  return kPrefixes.MayMatch(first) && MatchPgText(PgText::kDeadlockEdge, first);
 }
 
 void PgEventBuilder::Emit(Event&& ev) {

@@ -49,7 +49,8 @@ struct HolderList {
 std::optional<HolderList> ParseHolderDetail(std::string_view detail);
 
 /// Splits CONTEXT into frames, innermost first, and recognises row waits,
-/// PL/pgSQL and SQL function frames and SPI statements.
+/// PL/pgSQL and SQL function frames and SPI statements, in English and in
+/// the catalogue's translations (implemented in context_frames.cc).
 std::vector<ContextFrame> ParseContext(std::string_view context);
 
 /// True when a query looks cut at track_activity_query_size (default 1024).
