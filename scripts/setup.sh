@@ -41,3 +41,9 @@ have=$(node -p 'require(process.argv[1]).version' \
 if [ "$want" != "$have" ]; then
   (cd "$BROWSER_DIR" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+
+# Compressed input (src/io/decoder.cc, issue 15): bzip2, xz and zstd decoders,
+# and the command-line tools that scripts/render/platforms.py and
+# tests/cli/run.sh compress with.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  libbz2-dev liblzma-dev libzstd-dev bzip2 xz-utils zstd >/dev/null
