@@ -65,6 +65,9 @@ std::unique_ptr<LineReader> LineReader::Open(const std::string& path, std::strin
     r->in_.resize(kChunk);
     std::memcpy(r->in_.data(), magic, have);
     r->in_len_ = have;
+    // Decode the first block now: an input that yields nothing before it
+    // is cut (one bzip2 block, say) is an error here, not an empty input.
+    if (r->Fill(kChunk, error) < 0) return nullptr;
   } else {
     std::memcpy(r->buf_.data(), magic, have);
     r->end_ = have;
