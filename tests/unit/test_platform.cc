@@ -191,6 +191,31 @@ TEST_CASE("platform: entries slightly out of order and a broken entry", "[platfo
   CHECK(r.unparsed[0].line == 6);
 }
 
+TEST_CASE("platform: Cloud SQL's (k/n) parts of a long line are joined", "[platform]") {
+  // Long lines come as several entries "(1/2) prefix text", "(2/2) rest"
+  // (the public Cloud SQL log fetcher that merges them matches
+  // r"^(\((?P<part>\d+)/(?P<parts>\d+)\)\s)").
+  std::vector<json> entries;
+  int micro = 0;
+  for (const char* part : kGcpParts) {
+    const std::string p = part;
+    if (entries.size() == 1) {
+      const size_t cut = p.find("Process 6531: UPDATE");
+      entries.push_back(GcpEntry("(1/2) " + p.substr(0, cut), ++micro));
+      entries.push_back(GcpEntry("(2/2) " + p.substr(cut), ++micro));
+    } else {
+      entries.push_back(GcpEntry(p, ++micro));
+    }
+  }
+  Report r = test::AnalyzeText(Ndjson(entries));
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "gcp-logging");
+  CHECK(Cycles(r) == std::vector<std::string>{kExpected});
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.events[0].deadlock->complete);
+  CHECK(r.inputs[0].lines.parsed == 6);
+}
+
 // The pganalyze collector's Azure test record (input/system/azure/logs_test.go
 // lines 25-39), with the deadlock's parts as records of their own.
 json AzureRecord(const std::string& message, const std::string& detail, const std::string& level) {
@@ -280,6 +305,29 @@ not,a,row
   CHECK(r.inputs[0].lines.unparsed == 1);
 }
 
+TEST_CASE("platform: Azure Log Analytics CSV of PGSQLServerLogs", "[platform]") {
+  // Columns named on https://docs.azure.cn/en-us/azure-monitor/reference/tables/PGSQLServerLogs
+  // (Message: the stderr line with its prefix, as properties.message).
+  const std::string csv = R"js(TimeGenerated [UTC],Category,ErrorLevel,Message,Detail,LogicalServerName
+2026-12-02T10:15:19.504Z,PostgreSQLLogs,STATEMENT,"2026-12-02 10:15:19.504 UTC [6544] [user=postgres,db=lockgraph,app=lg] STATEMENT:  UPDATE accounts SET balance = balance + 20 WHERE id = 1;",,lg
+2026-12-02T10:15:19.504Z,PostgreSQLLogs,ERROR,"2026-12-02 10:15:19.504 UTC [6544] [user=postgres,db=lockgraph,app=lg] ERROR:  deadlock detected","Process 6544 waits for ShareLock on transaction 729; blocked by process 6531.
+Process 6531 waits for ShareLock on transaction 730; blocked by process 6544.
+Process 6544: UPDATE accounts SET balance = balance + 20 WHERE id = 1;
+Process 6531: UPDATE accounts SET balance = balance + 10 WHERE id = 2;",lg
+2026-12-02T10:15:19.176Z,PostgreSQLLogs,LOG,"2026-12-02 10:15:19.176 UTC [6531] [user=postgres,db=lockgraph,app=lg] LOG:  process 6531 still waiting for ShareLock on transaction 730 after 105.327 ms","Process holding the lock: 6544. Wait queue: 6531.",lg
+)js";
+  // Newest first, as the portal exports: the parts of one message share a
+  // timestamp, the older wait below them tells the order.
+  Report r = test::AnalyzeText(csv);
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "azure-log-analytics");
+  CHECK(r.inputs[0].detected == "%m [%p] %q[user=%u,db=%d,app=%a] ");
+  CHECK(Cycles(r) == std::vector<std::string>{kExpected});
+  CHECK(r.summary.lock_waits == 1);
+  CHECK(r.inputs[0].lines.total == 7);
+  CHECK(r.inputs[0].lines.parsed == 7);
+}
+
 TEST_CASE("platform: CloudNativePG's wrapper keeps every part of a deadlock", "[platform]") {
   // pgbadger t/fixtures/cnpg.log.gz, line 1.
   const std::string published =
@@ -362,6 +410,9 @@ TEST_CASE("platform: every rendering of the sample run gives the csvlog's events
       {"platform-azure-pt1h.json", "azure-diagnostics"},
       {"platform-azure-la.csv", "azure-log-analytics"},
       {"platform-cnpg.json", "jsonlog"},
+      {"platform-gcp-ndjson-bzip2.json.bz2", "gcp-logging"},
+      {"platform-gcp-ndjson-xz.json.xz", "gcp-logging"},
+      {"platform-gcp-ndjson-zstd.json.zst", "gcp-logging"},
   };
   for (const auto& [file, format] : files) {
     INFO(file);
