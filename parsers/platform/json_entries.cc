@@ -13,6 +13,9 @@ JsonEntrySplitter::JsonEntrySplitter(OnEntry on_entry, OnUnparsedLine on_unparse
 void JsonEntrySplitter::ParseLine(std::string_view line, uint64_t line_no) {
   ++counts_.total;
   last_line_ = line_no;
+  // NDJSON: a line that starts an object while one is still open means the
+  // open one was broken (a cut line); give it up, not the rest of the file.
+  if (in_entry_ && entry_depth_ == 0 && !line.empty() && line[0] == '{') Abandon(line_no - 1);
   if (!line_text_.empty()) line_text_.push_back('\n');
   line_text_.append(line);
   if (in_entry_) entry_.push_back('\n');
@@ -26,61 +29,82 @@ void JsonEntrySplitter::ParseLine(std::string_view line, uint64_t line_no) {
       else if (c == '"') in_string_ = false;
       continue;
     }
-    switch (c) {
-      case '"':
-        if (!in_entry_) garbage_ = true;  // a key or scalar outside any entry
-        in_string_ = true;
-        break;
-      case '{':
-      case '[':
-        if (!in_entry_) {
-          if (depth_ == 0 && c == '[') {
-            entry_depth_ = 1;  // a top-level array: its objects are the entries
-          } else if (depth_ == entry_depth_ && c == '{') {
-            in_entry_ = true;
-            entry_.clear();
-            entry_first_line_ = line_no;
-            seg = i;
-          } else {
-            garbage_ = true;
-          }
-        } else if (c == '[' && entry_depth_ == 0 && depth_ == 1) {
-          entry_.append(line.substr(seg, i - seg));
-          seg = i;
-          if (BecomesRecordsWrapper()) {
-            // Azure's {"records": [ ... ]}: the records are the entries.
-            in_entry_ = false;
-            entry_.clear();
-            entry_depth_ = 2;
-          }
-        }
-        ++depth_;
-        break;
-      case '}':
-      case ']':
-        --depth_;
-        if (depth_ < 0) {
-          depth_ = 0;
-          garbage_ = true;
-        } else if (in_entry_ && depth_ == entry_depth_) {
-          entry_.append(line.substr(seg, i + 1 - seg));
-          in_entry_ = false;
-          EndEntry(line_no);
-        } else if (!in_entry_ && depth_ < entry_depth_) {
-          entry_depth_ = depth_;  // the array (or the records wrapper) closed
-        }
-        break;
-      case ' ': case '\t': case '\r': case ',': case ':':
-        break;
-      default:
-        if (!in_entry_) garbage_ = true;
+    Scan(line, i, line_no, &seg);
+  }
+  if (in_string_) {
+    // No JSON string spans lines: whatever is open is broken.
+    in_string_ = escape_ = false;
+    if (in_entry_) {
+      Abandon(line_no);
+      return;
     }
+    garbage_ = true;
   }
   if (in_entry_) {
     entry_.append(line.substr(seg));
   } else if (counted_through_ < line_no) {
     CountUpTo(line_no, garbage_ ? EntryVerdict::kUnparsed : EntryVerdict::kParsed);
   }
+}
+
+void JsonEntrySplitter::Scan(std::string_view line, size_t i, uint64_t line_no, size_t* seg) {
+  const char c = line[i];
+  switch (c) {
+    case '"':
+      if (!in_entry_) garbage_ = true;  // a key or scalar outside any entry
+      in_string_ = true;
+      break;
+    case '{':
+    case '[':
+      if (!in_entry_) {
+        if (depth_ == 0 && c == '[') {
+          entry_depth_ = 1;  // a top-level array: its objects are the entries
+        } else if (depth_ == entry_depth_ && c == '{') {
+          in_entry_ = true;
+          entry_.clear();
+          entry_first_line_ = line_no;
+          *seg = i;
+        } else {
+          garbage_ = true;
+        }
+      } else if (c == '[' && entry_depth_ == 0 && depth_ == 1 && entry_.size() < 64) {
+        entry_.append(line.substr(*seg, i - *seg));
+        *seg = i;
+        if (BecomesRecordsWrapper()) {
+          // Azure's {"records": [ ... ]}: the records are the entries.
+          in_entry_ = false;
+          entry_.clear();
+          entry_depth_ = 2;
+        }
+      }
+      ++depth_;
+      break;
+    case '}':
+    case ']':
+      --depth_;
+      if (depth_ < 0) {
+        depth_ = 0;
+        garbage_ = true;
+      } else if (in_entry_ && depth_ == entry_depth_) {
+        entry_.append(line.substr(*seg, i + 1 - *seg));
+        in_entry_ = false;
+        EndEntry(line_no);
+      } else if (!in_entry_ && depth_ < entry_depth_) {
+        entry_depth_ = depth_;  // the array (or the records wrapper) closed
+      }
+      break;
+    case ' ': case '\t': case '\r': case ',': case ':':
+      break;
+    default:
+      if (!in_entry_) garbage_ = true;
+  }
+}
+
+void JsonEntrySplitter::Abandon(uint64_t last_line) {
+  in_entry_ = false;
+  entry_.clear();
+  depth_ = entry_depth_;
+  if (counted_through_ < last_line) CountUpTo(last_line, EntryVerdict::kUnparsed);
 }
 
 bool JsonEntrySplitter::BecomesRecordsWrapper() const {

@@ -47,7 +47,12 @@ class JsonEntrySplitter {
   uint64_t skipped_lines() const { return skipped_lines_; }
 
  private:
+  /// One character outside strings: depth, entry starts and ends.
+  void Scan(std::string_view line, size_t i, uint64_t line_no, size_t* seg);
   void EndEntry(uint64_t line_no);
+  /// Gives up the open entry (broken JSON): its lines up to `last_line`
+  /// are counted unparsed.
+  void Abandon(uint64_t last_line);
   void CountUpTo(uint64_t line_no, EntryVerdict verdict);
   bool BecomesRecordsWrapper() const;
 

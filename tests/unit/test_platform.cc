@@ -191,6 +191,27 @@ TEST_CASE("platform: entries slightly out of order and a broken entry", "[platfo
   CHECK(r.unparsed[0].line == 6);
 }
 
+TEST_CASE("platform: a cut NDJSON line costs only itself", "[platform]") {
+  // A line cut inside a string, and one cut between values: each is one
+  // line not understood; the entries after them are read.
+  std::vector<json> entries;
+  int micro = 0;
+  for (const char* part : kGcpParts) entries.push_back(GcpEntry(part, ++micro));
+  std::string text = Ndjson({entries[0], entries[1]}) +
+                     "{\"logName\":\"projects/p/logs/cloudsql.googleapis.com%2Fpostgres.log\",\"text\n" +
+                     "{\"logName\": {\"a\": 1,\n" + Ndjson({entries[2], entries[3], entries[4]});
+  Report r = test::AnalyzeText(text);
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "gcp-logging");
+  CHECK(Cycles(r) == std::vector<std::string>{kExpected});
+  CHECK(r.inputs[0].lines.total == 7);
+  CHECK(r.inputs[0].lines.parsed == 5);
+  CHECK(r.inputs[0].lines.unparsed == 2);
+  std::vector<uint64_t> lines;
+  for (const UnparsedLine& u : r.unparsed) lines.push_back(u.line);
+  CHECK(lines == std::vector<uint64_t>{3, 4});
+}
+
 TEST_CASE("platform: Cloud SQL's (k/n) parts of a long line are joined", "[platform]") {
   // Long lines come as several entries "(1/2) prefix text", "(2/2) rest"
   // (the public Cloud SQL log fetcher that merges them matches
