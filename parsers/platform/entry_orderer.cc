@@ -18,6 +18,7 @@ uint64_t ReadU64(std::FILE* f) {
 }  // namespace
 
 std::string SortableTime(std::string_view time) {
+  if (time.empty()) return "";  // Add() then sorts it with the entry before
   std::string out(time.substr(0, 19));
   if (out.size() > 10 && out[10] == ' ') out[10] = 'T';
   size_t i = 19;

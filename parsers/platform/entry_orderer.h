@@ -21,7 +21,8 @@ namespace lockgraph {
 
 /// A timestamp made comparable as a string: "2022-07-30T05:04:30.0626Z" and
 /// "2022-07-30 05:04:30.062 UTC" both become "2022-07-30T05:04:30.062600000"
-/// plus what followed the fraction (the zone), fraction padded to 9 digits.
+/// plus what followed the fraction (the zone), fraction padded to 9 digits;
+/// "" stays "".
 std::string SortableTime(std::string_view time);
 
 /// Not thread-safe; not copyable.

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parsers/platform/entry_orderer.h"
 #include "parsers/postgresql/csv_record_reader.h"
 #include "support.h"
 
@@ -372,6 +373,46 @@ TEST_CASE("platform: CloudNativePG's wrapper keeps every part of a deadlock", "[
                {"msg", "record"}, {"logging_pod", "lg-1"}, {"record", rec}};
   r = test::AnalyzeText(line.dump() + "\n");
   CHECK(Cycles(r) == std::vector<std::string>{kExpected});
+}
+
+TEST_CASE("platform: timestamps made comparable, order decided and mended", "[platform]") {
+  CHECK(SortableTime("2022-07-30T05:04:30.0626Z") == "2022-07-30T05:04:30.062600000Z");
+  CHECK(SortableTime("2022-07-30 05:04:30.061 UTC") == "2022-07-30T05:04:30.061000000 UTC");
+  CHECK(SortableTime("2023-08-17T10:00:08Z") == "2023-08-17T10:00:08.000000000Z");
+  CHECK(SortableTime("") == "");
+
+  std::vector<std::string> got;
+  auto collect = [&](uint64_t line, std::string_view payload) {
+    got.push_back(std::to_string(line) + ":" + std::string(payload));
+  };
+  {
+    // Oldest first with jitter (4 before 3), and an entry without a time
+    // that stays after the one before it.
+    EntryOrderer orderer(collect, 8);
+    orderer.Add(SortableTime("2026-01-01T00:00:01Z"), 1, "a");
+    orderer.Add(SortableTime("2026-01-01T00:00:04Z"), 2, "d");
+    orderer.Add(SortableTime("2026-01-01T00:00:03Z"), 3, "c");
+    orderer.Add(SortableTime(""), 4, "c2");
+    orderer.Add(SortableTime("2026-01-01T00:00:05Z"), 5, "e");
+    orderer.Finish();
+    CHECK_FALSE(orderer.newest_first());
+  }
+  CHECK(got == std::vector<std::string>{"1:a", "3:c", "4:c2", "2:d", "5:e"});
+  got.clear();
+  {
+    // Newest first (a console download), 40 entries: spilled and replayed
+    // backwards; equal times keep the reversed file order.
+    EntryOrderer orderer(collect, 8);
+    for (int i = 40; i >= 1; --i) {
+      char ts[32];
+      std::snprintf(ts, sizeof ts, "2026-01-01T00:00:%02dZ", i / 2 + 1);
+      orderer.Add(SortableTime(ts), uint64_t(41 - i), std::to_string(i));
+    }
+    orderer.Finish();
+    CHECK(orderer.newest_first());
+  }
+  REQUIRE(got.size() == 40);
+  for (int i = 1; i <= 40; ++i) CHECK(got[size_t(i - 1)] == std::to_string(41 - i) + ":" + std::to_string(i));
 }
 
 // --- The renderings of the sample run -------------------------------------
