@@ -6,9 +6,10 @@ bzip2, xz and zstd (the command-line tools):
 
   samples/postgresql/rendered/platform-<name>.<ext>
 
-Envelope shapes follow the published samples quoted in
-docs/../shared reference platforms.md §1.3-1.7 (pgBadger fixtures and issues
-#579 #747 #762, pganalyze collector input/system/{google_cloudsql,azure}):
+Envelope shapes follow the published samples quoted in the shared reference
+platforms.md §1.3-1.7 (pgBadger fixtures t/fixtures/cloudsql.log.gz and
+cnpg.log.gz, darold/pgbadger issues #579 #747 #762, pganalyze collector
+input/system/{google_cloudsql,azure}); see docs/postgresql.md#cloud-exports:
   gcp-ndjson        Cloud SQL, Log Router sink: one entry per line, oldest first,
                     prefix '%m [%p]: [%l-1] db=%d,user=%u ', one entry per
                     stderr line (DETAIL, CONTEXT, STATEMENT each their own)
