@@ -6,6 +6,11 @@
 #include <utility>
 
 namespace lockgraph {
+namespace {
+
+constexpr size_t kMaxEntryBytes = size_t(64) << 20;
+
+}  // namespace
 
 JsonEntrySplitter::JsonEntrySplitter(OnEntry on_entry, OnUnparsedLine on_unparsed)
     : on_entry_(std::move(on_entry)), on_unparsed_(std::move(on_unparsed)) {}
@@ -42,6 +47,9 @@ void JsonEntrySplitter::ParseLine(std::string_view line, uint64_t line_no) {
   }
   if (in_entry_) {
     entry_.append(line.substr(seg));
+    // No log entry is this big: a bracket that never closes must not make
+    // the whole input one entry held in memory.
+    if (entry_.size() > kMaxEntryBytes) Abandon(line_no);
   } else if (counted_through_ < line_no) {
     CountUpTo(line_no, garbage_ ? EntryVerdict::kUnparsed : EntryVerdict::kParsed);
   }

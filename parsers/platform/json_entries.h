@@ -38,7 +38,8 @@ class JsonEntrySplitter {
 
   void ParseLine(std::string_view line, uint64_t line_no);
   /// End of input: an entry still open is counted unparsed; returns false
-  /// then (the caller says the input was cut).
+  /// then (the caller says the input was cut). An entry past 64 MiB is
+  /// given up the same way, as broken.
   bool Finish();
 
   /// Lines: parsed = entries understood or skipped, plus structure (array

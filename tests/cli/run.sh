@@ -157,6 +157,13 @@ head -c $(($(stat -c %s "$WORK/scen-bzip2") / 2)) "$WORK/scen-bzip2" >"$WORK/cut
 check "bzip2: a cut single-block file is an error naming it" bash -c \
   "'$BIN' analyze '$WORK/cut-one-block' >/dev/null 2>'$WORK/cut.err'; test \$? -eq 2 &&
    grep -qxF 'lockgraph: $WORK/cut-one-block: truncated bzip2 input: it ends inside a compressed stream (cut download or copy?)' '$WORK/cut.err'"
+# A cloud export (a newest-first Cloud Logging array, zstd) on stdin reads as
+# the file does.
+"$BIN" analyze --format json "$ROOT/samples/postgresql/rendered/platform-gcp-array.json" >"$WORK/gcp-file.json"
+zstd -c -q "$ROOT/samples/postgresql/rendered/platform-gcp-array.json" >"$WORK/gcp-array-zst"
+check "a zstd Cloud Logging array on stdin gives the file's events" bash -c \
+  "'$BIN' analyze --format json - <'$WORK/gcp-array-zst' >'$WORK/a.json' && python3 -c '$SAME_SUMMARY' '$WORK/a.json' '$WORK/gcp-file.json' &&
+   grep -q '\"format\": \"gcp-logging\"' '$WORK/a.json'"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
