@@ -10,6 +10,9 @@ std::vector<std::unique_ptr<InputFormat>> RegisterBuiltinFormats() {
   formats.push_back(MakePgLocksCsvFormat());
   formats.push_back(MakeSqlServerXmlFormat());
   formats.push_back(MakeSqlServerErrorlogFormat());
+  formats.push_back(MakeGcpLoggingFormat());
+  formats.push_back(MakeAzureDiagnosticsFormat());
+  formats.push_back(MakeAzureLogAnalyticsFormat());
   formats.push_back(MakePgJsonlogFormat());
   formats.push_back(MakePgCsvlogFormat());
   formats.push_back(MakePgSyslogFormat());

@@ -55,3 +55,9 @@ for l in $I18N_LOCALES; do
 done
 if [ "$i18n_missing" = 1 ]; then $SUDO locale-gen >/dev/null; fi
 # --- end localized servers ---
+
+# Compressed input (src/io/decoder.cc, issue 15): bzip2, xz and zstd decoders,
+# and the command-line tools that scripts/render/platforms.py and
+# tests/cli/run.sh compress with.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  libbz2-dev liblzma-dev libzstd-dev bzip2 xz-utils zstd >/dev/null
