@@ -16,5 +16,6 @@ std::unique_ptr<InputFormat> MakePgLocksCsvFormat();
 std::unique_ptr<InputFormat> MakePgLocksJsonFormat();
 std::unique_ptr<InputFormat> MakeSqlServerXmlFormat();
 std::unique_ptr<InputFormat> MakeSqlServerErrorlogFormat();
+std::unique_ptr<InputFormat> MakeClientFormat();
 
 }  // namespace lockgraph

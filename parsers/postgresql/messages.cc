@@ -98,7 +98,7 @@ void ReadQueries(std::string_view rest, DeadlockDetail* out) {
 
 }  // namespace
 
-DeadlockDetail ParseDeadlockDetail(std::string_view detail) {
+DeadlockDetail ParseDeadlockDetail(std::string_view detail, const DeadlockDetailOptions& options) {
   static const RE2 kEdge(
       R"(Process (\d+) waits for (\S+) on (.+); blocked by process (\d+)\.)");
   DeadlockDetail out;
@@ -121,6 +121,10 @@ DeadlockDetail ParseDeadlockDetail(std::string_view detail) {
   }
   if (out.edges.empty()) {
     out.problems.push_back("no \"Process P waits for\" line in DETAIL");
+    return out;
+  }
+  if (!options.queries_follow) {
+    AddUnlinkedBlockers(&out);
     return out;
   }
   if (i >= lines.size()) {
