@@ -58,6 +58,8 @@ void CheckDriver(const Driver& drv) {
   CHECK(r.inputs[0].format == "client");
   CHECK(r.inputs[0].lines.unparsed == 0);
   CHECK(r.diagnostics.empty());
+  // No advice on server settings (PG011) from client output.
+  CHECK(r.findings.empty());
   const std::vector<Event> client = Deadlocks(r);
   const std::vector<Event> server = ServerDeadlocks(drv.application);
   REQUIRE(server.size() == 2);  // the 2- and the 3-process deadlock
@@ -81,6 +83,8 @@ void CheckDriver(const Driver& drv) {
     CHECK(c.sqlstate == "40P01");
     CHECK_FALSE(c.complete);
     CHECK(c.statement.empty());
+    // No statements: no rule may claim they are the same (PG001).
+    CHECK(ce.findings.empty());
     if (!drv.detail) {
       CHECK(c.victim.empty());
       CHECK(c.edges.empty());
