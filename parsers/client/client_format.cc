@@ -48,22 +48,27 @@ class ClientFormat : public InputFormat {
            "psycopg, asyncpg, node-postgres, pgx, lib/pq, Rails, Django, pytest)";
   }
 
-  // Server logs win: a line of client evidence scores no more than a line a
-  // server format understands, except an error line in a form only a driver
-  // prints, which scores two (a Go program's log of two such lines is not a
-  // stderr log). Without any, the analyzer still falls back to this format.
+  // Server logs win unless the head holds an error line in a form only a
+  // driver prints (IsDriverErrorLine): then the score is the lines of its
+  // reports plus one per such line, which beats the few label lines a
+  // permissive stderr prefix finds in a bare pytest error block, and loses
+  // to a server log that merely quotes a driver error in a statement.
+  // Without one, other driver markers score 1; the analyzer falls back to
+  // this format anyway when nothing matches.
   SniffResult Sniff(const std::vector<std::string>& head,
                     const ParseOptions& /*options*/) const override {
     SniffResult result;
-    int driver_lines = 0;
+    int driver_lines = 0, evidence = 0;
     bool marker = false;
-    for (const std::string& line : head) {
-      if (client::IsDriverErrorLine(line))
+    client::ClientScanner scanner([](client::ClientReport&&) {});
+    for (size_t i = 0; i < head.size(); ++i) {
+      if (scanner.Line(head[i], i + 1) == client::ClientScanner::LineUse::kEvidence) ++evidence;
+      if (client::IsDriverErrorLine(head[i]))
         ++driver_lines;
       else
-        marker = marker || client::HasDriverMarker(line);
+        marker = marker || client::HasDriverMarker(head[i]);
     }
-    result.score = driver_lines ? 2 * driver_lines : (marker ? 1 : 0);
+    result.score = driver_lines ? evidence + driver_lines : (marker ? 1 : 0);
     if (result.score) {
       result.verdict = SniffResult::Verdict::kMatch;
       result.reason = "a PostgreSQL driver error in application output";

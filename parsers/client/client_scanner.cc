@@ -4,9 +4,32 @@
 #include "parsers/client/client_lines.h"
 
 namespace lockgraph::client {
+namespace {
+
+// The line without terminal colour codes (pytest --color=yes, CI runners):
+// ESC [ parameters final-byte. Only lines holding an ESC are copied.
+std::string_view WithoutColour(std::string_view line, std::string* buffer) {
+  if (line.find('\x1b') == std::string_view::npos) return line;
+  buffer->clear();
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+      size_t j = i + 2;
+      while (j < line.size() && ((line[j] >= '0' && line[j] <= '9') || line[j] == ';')) ++j;
+      if (j < line.size()) {
+        i = j;  // the final byte ('m', 'K', ...) goes too
+        continue;
+      }
+    }
+    buffer->push_back(line[i]);
+  }
+  return *buffer;
+}
+
+}  // namespace
 
 ClientScanner::LineUse ClientScanner::Line(std::string_view line, uint64_t line_no) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  line = WithoutColour(line, &clean_);
   if (IsPytestSessionStart(line)) shown_ = 0;
   if (IsDeadlockErrorLine(line)) {
     Close();

@@ -63,6 +63,7 @@ class ClientScanner {
   uint64_t last_evidence_ = 0;
   std::deque<Seen> recent_;      // the last reports with edges, for repeats
   uint64_t shown_ = 0;           // reports since pytest's session start
+  std::string clean_;            // the current line without colour codes
 };
 
 }  // namespace lockgraph::client
