@@ -39,7 +39,7 @@ trap 'exit 130' INT TERM
 
 # shellcheck source=scenarios.sh
 source "$HERE/scenarios.sh"
-for attempt in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
   PORT=$(lg_free_port)
   if "$CLUSTER" start "$WORK/pg" "$PORT"; then break; fi
 done
