@@ -119,6 +119,33 @@ TEST_CASE("client: pytest --tb=no leaves only the summary line, still a deadlock
   CHECK(r.events[0].deadlock->problems == std::vector<std::string>{kNoStatements, kNoDetail});
 }
 
+TEST_CASE("client: a Rails log line with Ruby Logger's prefix", "[client]") {
+  Report r = test::AnalyzeText(
+      "I, [2026-12-03T10:00:00.000000 #4242]  INFO -- : Started POST \"/orders\" for 10.0.0.1\n"
+      "E, [2026-12-03T10:00:01.250000 #4242] ERROR -- : ActiveRecord::Deadlocked: "
+      "PG::TRDeadlockDetected: ERROR:  deadlock detected\n"
+      "DETAIL:  Process 501 waits for ShareLock on transaction 77; blocked by process 502.\n"
+      "Process 502 waits for ShareLock on transaction 78; blocked by process 501.\n"
+      "HINT:  See server log for query details.\n"
+      "CONTEXT:  while updating tuple (3,9) in relation \"orders\"\n"
+      ": UPDATE \"orders\" SET \"state\" = $1 WHERE \"orders\".\"id\" = $2\n"
+      "I, [2026-12-03T10:00:01.260000 #4242]  INFO -- : Completed 500 Internal Server Error in 1260ms\n");
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "client");
+  REQUIRE(r.events.size() == 1);
+  const Event& ev = r.events[0];
+  CHECK(ev.source.first_line == 2);
+  CHECK(ev.source.last_line == 6);
+  const Deadlock& d = *ev.deadlock;
+  CHECK(d.victim == "501");
+  CHECK(test::CycleString(d) == "501 -ShareLock/transaction 77-> 502; 502 -ShareLock/transaction 78-> 501");
+  CHECK(d.statement.empty());  // Rails prints the SQL; nothing says it is the victim's whole statement
+  REQUIRE(d.context.size() == 1);
+  CHECK(d.context[0].tuple == "(3,9)");
+  CHECK(d.context[0].relation == "orders");
+  CHECK(d.problems == std::vector<std::string>{kNoStatements, kVictimInferred});
+}
+
 TEST_CASE("client: pytest --color=yes", "[client]") {
   Report r = test::AnalyzeText(
       "\x1b[1m\x1b[31mE       psycopg.errors.DeadlockDetected: deadlock detected\x1b[0m\n"
