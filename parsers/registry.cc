@@ -1,5 +1,6 @@
 // The explicit list of input formats. Order is sniffing priority: the
-// structured formats first, stderr (the most permissive) last.
+// structured formats first, stderr (the most permissive) last of the server
+// logs, then client output (src/app/analyzer.cc falls back to it).
 #include "parsers/builtin_formats.h"
 
 namespace lockgraph {
@@ -17,6 +18,7 @@ std::vector<std::unique_ptr<InputFormat>> RegisterBuiltinFormats() {
   formats.push_back(MakePgCsvlogFormat());
   formats.push_back(MakePgSyslogFormat());
   formats.push_back(MakePgStderrFormat());
+  formats.push_back(MakeClientFormat());  // application output; also the fallback
   return formats;
 }
 

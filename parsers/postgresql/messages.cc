@@ -167,7 +167,7 @@ bool ReadEdge(std::string_view line, WaitEdge* e) {
 
 }  // namespace
 
-DeadlockDetail ParseDeadlockDetail(std::string_view detail) {
+DeadlockDetail ParseDeadlockDetail(std::string_view detail, const DeadlockDetailOptions& options) {
   DeadlockDetail out;
   std::vector<std::string_view> lines = SplitLines(detail);
   size_t i = 0;
@@ -182,6 +182,10 @@ DeadlockDetail ParseDeadlockDetail(std::string_view detail) {
   }
   if (out.edges.empty()) {
     out.problems.push_back("no \"Process P waits for\" line in DETAIL");
+    return out;
+  }
+  if (!options.queries_follow) {
+    AddUnlinkedBlockers(&out);
     return out;
   }
   if (i >= lines.size()) {

@@ -50,6 +50,12 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
       reasons += "\n  " + f->Name() + ": " + r.reason;
     }
   }
+  if (!best && !head.empty()) {
+    // No server log: application or test output (`pytest | lockgraph check -`),
+    // read for the deadlocks a driver printed (parsers/client/client_format.cc).
+    for (const auto& f : formats_)
+      if (f->Name() == "client") return f.get();
+  }
   if (!best) {
     *error = path + ": unknown input format" +
              (head.empty() ? std::string(" (the input is empty)") : reasons) +

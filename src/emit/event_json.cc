@@ -236,6 +236,7 @@ json EventToJson(const Event& ev) {
     j["source"] = {{"file", ev.source.file},
                    {"first_line", ev.source.first_line},
                    {"last_line", ev.source.last_line}};
+  if (!ev.source.kind.empty()) j["source"]["kind"] = ev.source.kind;  // "client"
   json s = SessionToJson(ev.session);
   if (!s.empty()) j["session"] = std::move(s);
   if (ev.truncated) j["truncated"] = true;

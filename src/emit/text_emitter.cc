@@ -212,7 +212,8 @@ class TextEmitter : public Emitter {
   // A deadlock's block but its label ("deadlock 3").
   void WriteDeadlock(const Event& ev, std::ostream& out) const {
     const Deadlock& d = *ev.deadlock;
-    out << "  " << Clean(ev.time) << "  " << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
+    out << "  " << Clean(ev.time) << "  " << Where(ev) << SourceKindNote(ev.source)
+        << (ev.truncated ? "  [truncated]" : "") << '\n';
     std::string who = Who(ev.session);
     out << "  victim" << (d.victims.size() > 1 ? "s: " : ": ") << VictimsText(d)
         << (who.empty() ? "" : " (" + who + ")") << '\n';

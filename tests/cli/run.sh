@@ -43,7 +43,7 @@ check "several files: events of both, in input order" bash -c \
   "'$BIN' analyze --format json '$SAMPLE' '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; assert s[\"deadlocks\"]==2 and len(d[\"inputs\"])==2, s'"
 check "missing file: exit 2 and the path on stderr" bash -c \
   "'$BIN' analyze /nonexistent/x.log 2>&1 >/dev/null | grep -q '/nonexistent/x.log: cannot open'; test \${PIPESTATUS[0]} -eq 2"
-printf 'hello\nworld\n' >"$WORK/notes.txt"
+: >"$WORK/notes.txt"  # empty: any other text is read as application output (client)
 check "unknown format: exit 2, names the formats and the flag" bash -c \
   "'$BIN' analyze '$WORK/notes.txt' 2>'$WORK/err'; rc=\$?; test \$rc -eq 2 && grep -q 'unknown input format' '$WORK/err' && grep -q -- '--input-format' '$WORK/err'"
 check "one bad file among good ones: the good one is still reported, exit 2" bash -c \
@@ -164,6 +164,22 @@ zstd -c -q "$ROOT/samples/postgresql/rendered/platform-gcp-array.json" >"$WORK/g
 check "a zstd Cloud Logging array on stdin gives the file's events" bash -c \
   "'$BIN' analyze --format json - <'$WORK/gcp-array-zst' >'$WORK/a.json' && python3 -c '$SAME_SUMMARY' '$WORK/a.json' '$WORK/gcp-file.json' &&
    grep -q '\"format\": \"gcp-logging\"' '$WORK/a.json'"
+
+# Application and test output (the client format): a driver's deadlock error
+# in a test log fails `check`, whether sniffed or the fallback.
+CLIENT="$ROOT/samples/postgresql/clients"
+check "check: a deadlock in pytest output on stdin fails with exit 1" bash -c \
+  "'$BIN' check - < '$CLIENT/psycopg2.txt' >/dev/null 2>'$WORK/err'; test \$? -eq 1 && grep -q '^lockgraph check: FAIL: 2 deadlocks (limit 0): ' '$WORK/err'"
+{ for i in $(seq 1 300); do echo "test_$i PASSED"; done; cat "$CLIENT/jdbc.txt"; } >"$WORK/ci.log"
+check "check: a JDBC deadlock after 300 lines of test output fails with exit 1" bash -c \
+  "'$BIN' check '$WORK/ci.log' >/dev/null 2>&1; test \$? -eq 1"
+check "analyze: client output gives complete: false and source kind client" bash -c \
+  "'$BIN' analyze --format json '$CLIENT/node-pg.txt' | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"events\"]; assert d[\"inputs\"][0][\"format\"]==\"client\" and len(e)==2 and all(x[\"source\"][\"kind\"]==\"client\" and not x[\"complete\"] for x in e), e'"
+check "analyze: the text output notes client output" bash -c \
+  "'$BIN' analyze '$CLIENT/pgx.txt' | grep -q '(client output: statements not logged)'"
+printf 'all 12 tests passed\n' >"$WORK/green.log"
+check "check: test output without a deadlock passes with exit 0" bash -c \
+  "'$BIN' check - < '$WORK/green.log' >/dev/null 2>&1"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
