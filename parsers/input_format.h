@@ -61,6 +61,9 @@ struct SniffResult {
   int score = 0;           // matched lines; the highest score wins
   std::string reason;      // why not, or what was detected ("prefix '%m [%p] '")
   std::string detected;    // format-specific detail (a detected prefix)
+  /// Matched only as a catch-all (stderr's "any text, then a label"): any
+  /// specific match wins over it, whatever the scores.
+  bool fallback = false;
 };
 
 /// Parses one input stream, line by line. Not thread-safe; one per input.
@@ -88,6 +91,9 @@ class InputFormat {
   /// Looks at up to the first ~200 lines of an input.
   virtual SniffResult Sniff(const std::vector<std::string>& head,
                             const ParseOptions& options) const = 0;
+  /// True for a format that reads any text (application output): chosen
+  /// when no format matches an input.
+  virtual bool ReadsAnyText() const { return false; }
   /// `detected` is SniffResult::detected from a successful sniff, or empty.
   virtual std::unique_ptr<LineParser> CreateParser(
       const std::string& file, const ParseOptions& options,

@@ -24,10 +24,12 @@ class ClientParser : public LineParser {
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     ++counts_.total;
-    // The rest (total - parsed) is application output: not claimed, so not
-    // counted as unparsed either.
+    // The rest is application output: skipped, not claimed, so not counted
+    // as unparsed either.
     if (scanner_.Line(line, line_no) == client::ClientScanner::LineUse::kEvidence)
       ++counts_.parsed;
+    else
+      ++counts_.skipped;
   }
 
   void Finish() override { scanner_.Finish(); }
@@ -43,6 +45,7 @@ class ClientParser : public LineParser {
 class ClientFormat : public InputFormat {
  public:
   std::string Name() const override { return "client"; }
+  bool ReadsAnyText() const override { return true; }
   std::string Description() const override {
     return "application or test output with a driver's \"deadlock detected\" error (JDBC, "
            "psycopg, asyncpg, node-postgres, pgx, lib/pq, Rails, Django, pytest)";
@@ -53,22 +56,24 @@ class ClientFormat : public InputFormat {
   // reports plus one per such line, which beats the few label lines a
   // permissive stderr prefix finds in a bare pytest error block, and loses
   // to a server log that merely quotes a driver error in a statement.
-  // Without one, other driver markers score 1; the analyzer falls back to
-  // this format anyway when nothing matches.
+  // Without one, lines that name a driver (PSQLException, psycopg2., PG::)
+  // make a catch-all match, one point each, weighed against stderr's own
+  // catch-all ("any text, then a label"); the analyzer falls back to this
+  // format anyway when nothing matches.
   SniffResult Sniff(const std::vector<std::string>& head,
                     const ParseOptions& /*options*/) const override {
     SniffResult result;
-    int driver_lines = 0, evidence = 0;
-    bool marker = false;
+    int driver_lines = 0, evidence = 0, named = 0;
     client::ClientScanner scanner([](client::ClientReport&&) {});
     for (size_t i = 0; i < head.size(); ++i) {
       if (scanner.Line(head[i], i + 1) == client::ClientScanner::LineUse::kEvidence) ++evidence;
       if (client::IsDriverErrorLine(head[i]))
         ++driver_lines;
-      else
-        marker = marker || client::HasDriverMarker(head[i]);
+      else if (client::HasDriverName(head[i]))
+        ++named;
     }
-    result.score = driver_lines ? evidence + driver_lines : (marker ? 1 : 0);
+    result.score = driver_lines ? evidence + driver_lines : named;
+    result.fallback = driver_lines == 0;
     if (result.score) {
       result.verdict = SniffResult::Verdict::kMatch;
       result.reason = "a PostgreSQL driver error in application output";

@@ -29,7 +29,7 @@ bool IsDeadlockErrorLine(std::string_view line) {
 bool IsDriverErrorLine(std::string_view line) {
   if (!IsDeadlockErrorLine(line)) return false;
   static constexpr std::string_view kForms[] = {
-      "ERROR: deadlock detected", "Exception: ",    "DeadlockDetected", "Error: deadlock detected",
+      "Exception: ", "DeadlockDetected", "Error: deadlock detected",
       "error: deadlock detected", "pq: deadlock",   "PG::",             "(SQLSTATE 40P01)"};
   for (std::string_view f : kForms)
     if (Contains(line, f)) return true;
@@ -72,14 +72,15 @@ bool IsPytestSessionStart(std::string_view line) {
   return StartsWith(line, "=") && Contains(line, " test session starts ");
 }
 
-bool HasDriverMarker(std::string_view line) {
-  static constexpr std::string_view kMarkers[] = {
-      "PSQLException",    "psycopg2.",         "psycopg.errors",  "asyncpg.exceptions",
-      "PG::",             "django.db.utils",   "sqlalchemy.exc",  "SQLSTATE",
-      "40P01",            "pq: ",              "DeadlockDetected"};
-  for (std::string_view m : kMarkers)
+bool HasDriverName(std::string_view line) {
+  static constexpr std::string_view kNames[] = {
+      "PSQLException",   "psycopg2.",      "psycopg.errors", "asyncpg.exceptions",
+      "PG::",            "django.db.utils", "sqlalchemy.exc", "pq: ",
+      "DeadlockDetected"};
+  for (std::string_view m : kNames)
     if (Contains(line, m)) return true;
-  return IsDeadlockErrorLine(line) || !FindEdgeTexts(line).empty();
+  return false;
 }
+
 
 }  // namespace lockgraph::client

@@ -50,8 +50,9 @@ bool IsPytestSummaryLine(std::string_view line);
 /// pytest's "==== test session starts ====" line.
 bool IsPytestSessionStart(std::string_view line);
 
-/// True when the line names a PostgreSQL driver's error class or SQLSTATE
-/// (PSQLException, psycopg, asyncpg, PG::, 40P01, ...): sniffing only.
-bool HasDriverMarker(std::string_view line);
+/// True when the line names a PostgreSQL driver or its error class
+/// (PSQLException, psycopg, asyncpg, PG::, pq:, ...), which no server log
+/// writes: sniffing only.
+bool HasDriverName(std::string_view line);
 
 }  // namespace lockgraph::client

@@ -211,6 +211,10 @@ class StderrFormat : public InputFormat {
     }
     result.verdict = SniffResult::Verdict::kMatch;
     result.detected = *prefix;
+    // "Any text, then a label" is a guess: its lines count half against
+    // another catch-all (application output that names a driver).
+    result.fallback = *prefix == "%*";
+    if (result.fallback) result.score = (result.score + 1) / 2;
     return result;
   }
 

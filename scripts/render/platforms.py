@@ -24,8 +24,8 @@ input/system/{google_cloudsql,azure}); see docs/postgresql.md#cloud-exports:
   azure-la          Log Analytics CSV export of AzureDiagnostics (record_*_s
                     columns, pgBadger's list), newest first
   cnpg              CloudNativePG's JSON wrapper around csvlog fields
-The files hold the first N whole records of the run (N printed, the same for
-every file) so that each stays under a few hundred KB.
+The files hold every record of the run, so that tests/unit/test_renderings.cc
+can compare each with the whole csvlog (no deadlock may be missing).
 Run from the repository root: python3 scripts/render/platforms.py
 """
 import csv
@@ -38,7 +38,6 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SRC = os.path.join(ROOT, "samples/postgresql/scenarios.csv")
 OUT = os.path.join(ROOT, "samples/postgresql/rendered")
-LIMIT = 300_000  # bytes, the largest rendering
 
 COLS = ["log_time", "user_name", "database_name", "process_id", "connection_from",
         "session_id", "session_line_num", "command_tag", "session_start_time",
@@ -91,13 +90,16 @@ def iso(log_time, micro):
 
 def gcp_entries(recs, alloydb=False):
     seq = 0
+    last_ms, in_ms = None, 0  # entries within one millisecond: 000, 001, ...
     for r in recs:
         for i, (label, text) in enumerate(parts(r)):
             seq += 1
+            in_ms = in_ms + 1 if r["log_time"] == last_ms else 0
+            last_ms = r["log_time"]
             if alloydb and i == 0:
                 text = "[deadlock.c:1135]  " + text if "deadlock" in text else "[elog.c:97]  " + text
             payload = gcp_prefix(r) + label + ":  " + continued(text)
-            ts = iso(r["log_time"], seq % 1000)
+            ts = iso(r["log_time"], min(in_ms, 999))
             if alloydb:
                 resource = {"type": "alloydb.googleapis.com/Instance",
                             "labels": {"instance_id": "lg-primary", "location": "europe-west1",
@@ -206,12 +208,7 @@ def main():
     recs = list(records())
     os.makedirs(OUT, exist_ok=True)
     n = len(recs)
-    while True:
-        files = render(recs[:n])
-        biggest = max(os.path.getsize(p) for p in files.values())
-        if biggest <= LIMIT:
-            break
-        n = n * LIMIT // biggest - 1
+    files = render(recs)
     base = files["gcp-ndjson"]
     for tool, ext in (("bzip2", "bz2"), ("xz", "xz"), ("zstd", "zst")):
         out = os.path.join(OUT, "platform-gcp-ndjson-%s.json.%s" % (tool, ext))

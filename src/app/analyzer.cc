@@ -37,29 +37,29 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
     *error = "unknown --input-format '" + options_.input_format + "' (formats: " + names + ")";
     return nullptr;
   }
+  // The highest score wins; a match that is only a catch-all (stderr's "any
+  // text, then a label") loses to any specific one.
   const InputFormat* best = nullptr;
-  int best_score = 0;
+  std::pair<bool, int> best_rank{false, 0};
   std::string reasons;
   for (const auto& f : formats_) {
     SniffResult r = f->Sniff(head, options_.parse);
-    if (r.verdict == SniffResult::Verdict::kMatch && r.score > best_score) {
+    const std::pair<bool, int> rank{!r.fallback, r.score};
+    if (r.verdict == SniffResult::Verdict::kMatch && rank > best_rank) {
       best = f.get();
-      best_score = r.score;
+      best_rank = rank;
       *detected = r.detected;
     } else if (r.verdict != SniffResult::Verdict::kMatch) {
       reasons += "\n  " + f->Name() + ": " + r.reason;
     }
   }
-  if (!best && !head.empty()) {
-    // No server log: application or test output (`pytest | lockgraph check -`),
-    // read for the deadlocks a driver printed (parsers/client/client_format.cc).
-    for (const auto& f : formats_)
-      if (f->Name() == "client") return f.get();
-  }
+  // No log of a server: application or test output (`pytest | lockgraph
+  // check -`), read for the deadlocks a driver printed.
+  for (const auto& f : formats_)
+    if (!best && f->ReadsAnyText()) best = f.get();
   if (!best) {
-    *error = path + ": unknown input format" +
-             (head.empty() ? std::string(" (the input is empty)") : reasons) +
-             "\nforce one with --input-format (" + names + ")";
+    *error = path + ": unknown input format" + reasons + "\nforce one with --input-format (" +
+             names + ")";
   }
   return best;
 }

@@ -33,6 +33,9 @@ class Analyzer : public ParseSink {
   /// and --input-format).
   bool AnalyzeInput(const std::string& path, std::string* error);
 
+  /// Inputs read so far, also those that failed part way (in the report).
+  size_t inputs_read() const { return report_.inputs.size(); }
+
   /// Sorts the events, fills the summary, the run-level findings and the
   /// deadlock groups. Call once, after the inputs.
   Report& Finish();

@@ -95,12 +95,14 @@ size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std:
   size_t analysed = 0;
   for (const std::string& file : files) {
     std::string error;
-    if (analyzer.AnalyzeInput(file, &error)) {
-      ++analysed;
-    } else {
+    const size_t before = analyzer.inputs_read();
+    if (!analyzer.AnalyzeInput(file, &error)) {
       std::cerr << "lockgraph: " << error << '\n';
       *status = kExitError;
     }
+    // An input that failed part way (a cut compressed file) is still in the
+    // report, with the events read before the error: they are reported.
+    if (analyzer.inputs_read() > before) ++analysed;
   }
   return analysed;
 }

@@ -43,11 +43,16 @@ check "several files: events of both, in input order" bash -c \
   "'$BIN' analyze --format json '$SAMPLE' '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; assert s[\"deadlocks\"]==2 and len(d[\"inputs\"])==2, s'"
 check "missing file: exit 2 and the path on stderr" bash -c \
   "'$BIN' analyze /nonexistent/x.log 2>&1 >/dev/null | grep -q '/nonexistent/x.log: cannot open'; test \${PIPESTATUS[0]} -eq 2"
-: >"$WORK/notes.txt"  # empty: any other text is read as application output (client)
-check "unknown format: exit 2, names the formats and the flag" bash -c \
-  "'$BIN' analyze '$WORK/notes.txt' 2>'$WORK/err'; rc=\$?; test \$rc -eq 2 && grep -q 'unknown input format' '$WORK/err' && grep -q -- '--input-format' '$WORK/err'"
+: >"$WORK/empty.log"
+check "an empty input: exit 0, 0 events" bash -c \
+  "'$BIN' analyze --format json '$WORK/empty.log' | grep -q '\"format\": \"empty\"'"
+check "an input that cannot be read: exit 2, names it" bash -c \
+  "'$BIN' analyze '$WORK/missing.log' 2>'$WORK/err'; rc=\$?; test \$rc -eq 2 && grep -q 'missing.log' '$WORK/err'"
 check "one bad file among good ones: the good one is still reported, exit 2" bash -c \
-  "'$BIN' analyze --format json '$WORK/notes.txt' '$SAMPLE' 2>/dev/null >'$WORK/mixed.json'; rc=\$?; test \$rc -eq 2 && grep -q '\"deadlocks\": 1' '$WORK/mixed.json'"
+  "'$BIN' analyze --format json '$WORK/missing.log' '$SAMPLE' 2>/dev/null >'$WORK/mixed.json'; rc=\$?; test \$rc -eq 2 && grep -q '\"deadlocks\": 1' '$WORK/mixed.json'"
+check "check: an input read with the wrong format gives no verdict, exit 2" bash -c \
+  "'$BIN' check -i csvlog '$SAMPLE' >/dev/null 2>'$WORK/err'; rc=\$?; test \$rc -eq 2 &&
+   grep -q 'no verdict' '$WORK/err' && grep -q 'stderr fits the first lines better' '$WORK/err'"
 check "usage error: exit 2" bash -c "'$BIN' analyze --format xml '$SAMPLE' 2>/dev/null; test \$? -eq 2"
 check "--color always colours, NO_COLOR wins over auto" bash -c \
   "'$BIN' analyze --color always '$SAMPLE' | grep -q \$'\\x1b\\[' && ! NO_COLOR=1 '$BIN' analyze '$SAMPLE' | grep -q \$'\\x1b\\['"

@@ -197,12 +197,14 @@ TEST_CASE("blocking chain from concurrent waits; lock timeout ends a wait", "[st
   CHECK(second.end_time == "2026-12-02 10:00:03.000 UTC");
 }
 
-TEST_CASE("an unknown format is an error naming the formats and the flag", "[stderr]") {
-  // Empty: any other text is read as application output (the client format).
-  Report r = AnalyzeText("");
+TEST_CASE("an unknown --input-format is an error naming the formats", "[stderr]") {
+  // Sniffing always finds a format: text that is no server log is read as
+  // application output (the client format), and an empty input is none.
+  Report r = AnalyzeText("hello\n", "nosuch");
   REQUIRE(r.diagnostics.size() == 1);
-  CHECK(r.diagnostics[0].message.find("unknown input format") != std::string::npos);
-  CHECK(r.diagnostics[0].message.find("--input-format") != std::string::npos);
+  CHECK(r.diagnostics[0].message.find("unknown --input-format 'nosuch' (formats: ") == 0);
+  CHECK(r.diagnostics[0].message.find("stderr") != std::string::npos);
+  CHECK(AnalyzeText("hello\nworld\n").inputs.at(0).format == "client");
 }
 
 TEST_CASE("a forced --prefix is used as given", "[stderr]") {
