@@ -123,7 +123,7 @@ LogRecord UnpackRecord(std::string_view packed, const std::string& file, uint64_
   std::vector<std::string_view> f = Unpack(packed);
   f.resize(kFieldCount);
   LogRecord r;
-  r.source = {file, line_no, line_no};
+  r.source = {file, line_no, line_no, {}};
   r.time = f[kTime];
   r.pid = ToNumber<int64_t>(f[kPid]);
   r.severity = CanonicalSeverity(f[kSeverity]);

@@ -150,7 +150,7 @@ LogRecord CsvlogReader::BuildRecord(bool truncated) const {
   const size_t n = csv_.size();
   auto get = [&](size_t col) { return col < n ? csv_.field(col) : std::string_view(); };
   LogRecord r;
-  r.source = {file_, first_line_, first_line_ + record_lines_ - 1};
+  r.source = {file_, first_line_, first_line_ + record_lines_ - 1, {}};
   r.truncated = truncated;
   r.time = get(kLogTime);
   r.pid = ToNumber<int64_t>(get(kProcessId));

@@ -265,7 +265,7 @@ void JsonlogReader::ParseLine(std::string_view line, uint64_t line_no) {
     out.sqlstate = scratch_.sqlstate;
     out.message = scratch_.message;
   }
-  out.source = {file_, line_no, line_no};
+  out.source = {file_, line_no, line_no, {}};
   cb_.on_record(std::move(out));
 }
 

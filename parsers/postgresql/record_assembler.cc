@@ -71,7 +71,7 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
 
 void RecordAssembler::Start(int64_t key, const PrefixedLine& line, uint64_t line_no) {
   Open& o = open_[key];
-  o.record.source = {file_, line_no, line_no};
+  o.record.source = {file_, line_no, line_no, {}};
   o.record.time = std::string(line.time);
   o.record.pid = line.pid;
   if (line.label == PartLabel::kPrimary) {

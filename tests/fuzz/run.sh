@@ -30,6 +30,9 @@ seed_patterns() {
     fuzz_pg_jsonlog | fuzz_pglocks_json) echo '*.json' ;;
     fuzz_sqlserver_xml) echo '*.xdl *.xml' ;;
     fuzz_sqlserver_errorlog) echo '*.txt' ;;
+    fuzz_client) echo '*.txt *.log' ;;
+    fuzz_gcp_logging | fuzz_azure_diagnostics) echo 'platform-*.json' ;;
+    fuzz_azure_log_analytics) echo 'platform-*.csv' ;;
     *) echo '*.log *.csv *.json *.xdl *.xml *.txt' ;;
   esac
 }
