@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,16 @@ struct LineCounts {
   uint64_t total = 0;
   uint64_t parsed = 0;    // understood: belongs to a record of the format
   uint64_t unparsed = 0;  // not understood; listed with --show-unparsed
+  /// Skipped with a reason given in a note: a framing's own lines (grep's
+  /// `--`) and the lines of streams that are not PostgreSQL
+  /// (parsers/framing/). total = parsed + unparsed + skipped.
+  uint64_t skipped = 0;
+};
+
+/// What a framing's frame said about a line (parsers/framing/framing.h).
+struct FrameFields {
+  std::optional<int64_t> pid;  // Heroku's `app[postgres.PID]`
+  std::string_view time;       // the frame's own time (docker -t, CloudWatch)
 };
 
 /// A line the parser did not understand, or a record it had to flag.
@@ -65,6 +76,14 @@ class LineParser {
   /// `line` has no trailing '\n' (a trailing '\r' is kept: CRLF is handled
   /// by the parser). `line_no` is 1-based.
   virtual void ParseLine(std::string_view line, uint64_t line_no) = 0;
+  /// A line taken out of a frame (parsers/framing/): `frame` holds what the
+  /// frame knew, for a parser whose lines lack it (a prefix without %p or
+  /// a time). The default ignores it.
+  virtual void ParseFramedLine(std::string_view line, uint64_t line_no,
+                               const FrameFields& frame) {
+    (void)frame;
+    ParseLine(line, line_no);
+  }
   /// End of input: flush open records (flagging cut ones).
   virtual void Finish() = 0;
   virtual const LineCounts& counts() const = 0;

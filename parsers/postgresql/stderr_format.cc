@@ -46,6 +46,7 @@ class StderrParser : public LineParser {
     }
     PrefixedLine parsed;
     if (matcher_->Match(line, &parsed, &session_)) {
+      if (frame_) UseFrame(&parsed);
       ++counts_.parsed;
       in_message_ = true;
       assembler_.OnPrefixed(parsed, line_no);
@@ -59,6 +60,15 @@ class StderrParser : public LineParser {
       return;
     }
     Unparsed(line, line_no);
+  }
+
+  /// The frame's pid and time stand in for a prefix without %p or a time
+  /// escape (Heroku: " sql_error_code = %e ").
+  void ParseFramedLine(std::string_view line, uint64_t line_no,
+                       const FrameFields& frame) override {
+    frame_ = &frame;
+    ParseLine(line, line_no);
+    frame_ = nullptr;
   }
 
   void Finish() override {
@@ -104,6 +114,11 @@ class StderrParser : public LineParser {
     return true;
   }
 
+  void UseFrame(PrefixedLine* parsed) const {
+    if (!parsed->pid) parsed->pid = frame_->pid;
+    if (parsed->time.empty()) parsed->time = frame_->time;
+  }
+
   void Unparsed(std::string_view line, uint64_t line_no) {
     ++counts_.unparsed;
     in_message_ = false;
@@ -118,6 +133,7 @@ class StderrParser : public LineParser {
   SessionInfo session_;  // reused for every line: no allocation per line
   LineCounts counts_;
   bool in_message_ = false;
+  const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
 };
 
 class StderrFormat : public InputFormat {

@@ -18,6 +18,9 @@ struct InputInfo {
   std::string file;
   std::string format;    // "stderr", "csvlog", ...
   std::string detected;  // e.g. the detected log_line_prefix
+  /// The frame around each line (parsers/framing/: "docker-compose",
+  /// "heroku", ...); empty when the lines are the server's own.
+  std::string framing;
   bool gzip = false;
   LineCounts lines;
 };

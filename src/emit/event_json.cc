@@ -258,6 +258,7 @@ json SummaryToJson(const Summary& s) {
   }
   j["lines"] = {{"total", s.lines.total}, {"parsed", s.lines.parsed},
                 {"unparsed", s.lines.unparsed}};
+  if (s.lines.skipped) j["lines"]["skipped"] = s.lines.skipped;
   return j;
 }
 
@@ -266,9 +267,11 @@ json InputsToJson(const std::vector<InputInfo>& inputs) {
   for (const InputInfo& in : inputs) {
     json j = {{"file", in.file}, {"format", in.format}};
     if (in.format == "stderr" || in.format == "syslog") j["log_line_prefix"] = in.detected;
+    if (!in.framing.empty()) j["framing"] = in.framing;
     if (in.gzip) j["gzip"] = true;
     j["lines"] = {{"total", in.lines.total}, {"parsed", in.lines.parsed},
                   {"unparsed", in.lines.unparsed}};
+    if (in.lines.skipped) j["lines"]["skipped"] = in.lines.skipped;
     arr.push_back(std::move(j));
   }
   return arr;

@@ -281,13 +281,20 @@ class TextEmitter : public Emitter {
     counts.Write(out);
     out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
         << s.lines.unparsed << " not understood";
+    if (s.lines.skipped) out << ", " << s.lines.skipped << " skipped";
     if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";
     out << '\n';
     for (const InputInfo& in : report.inputs) {
       out << "input: " << Clean(in.file) << " (" << in.format;
+      if (!in.framing.empty()) out << " in " << Clean(in.framing) << " frames";
       if (in.format == "stderr") out << ", log_line_prefix '" << Clean(in.detected) << "'";
       out << (in.gzip ? ", gzip" : "") << ")\n";
     }
+    // Notes say why lines were skipped (parsers/framing/: grep's "--",
+    // streams that are not PostgreSQL).
+    for (const Diagnostic& d : report.diagnostics)
+      if (d.severity == Diagnostic::Severity::kNote)
+        out << "note: " << Clean(d.file) << ": " << Clean(d.message) << '\n';
     for (const UnparsedLine& u : report.unparsed)
       out << "not understood: " << Clean(u.file) << ":" << u.line << ": " << Clean(u.text) << '\n';
   }
