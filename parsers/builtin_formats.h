@@ -16,5 +16,9 @@ std::unique_ptr<InputFormat> MakePgLocksCsvFormat();
 std::unique_ptr<InputFormat> MakePgLocksJsonFormat();
 std::unique_ptr<InputFormat> MakeSqlServerXmlFormat();
 std::unique_ptr<InputFormat> MakeSqlServerErrorlogFormat();
+std::unique_ptr<InputFormat> MakeGcpLoggingFormat();       // parsers/platform
+std::unique_ptr<InputFormat> MakeAzureDiagnosticsFormat();  // parsers/platform
+std::unique_ptr<InputFormat> MakeAzureLogAnalyticsFormat(); // parsers/platform
+std::unique_ptr<InputFormat> MakeClientFormat();
 
 }  // namespace lockgraph

@@ -26,11 +26,12 @@ struct ParseOptions {
 struct LineCounts {
   uint64_t total = 0;
   uint64_t parsed = 0;    // understood: belongs to a record of the format
+  uint64_t skipped = 0;   // understood and deliberately passed over: blank
+                          // lines between records, grep's "--" separators
   uint64_t unparsed = 0;  // not understood; listed with --show-unparsed
-  /// Skipped with a reason given in a note: a framing's own lines (grep's
-  /// `--`) and the lines of streams that are not PostgreSQL
-  /// (parsers/framing/). total = parsed + unparsed + skipped.
-  uint64_t skipped = 0;
+  /// Of `unparsed`: continuation lines (a TAB or spaces first) that came
+  /// where no message was open to take them.
+  uint64_t unattached = 0;
 };
 
 /// What a framing's frame said about a line (parsers/framing/framing.h).
@@ -84,6 +85,10 @@ class LineParser {
     (void)frame;
     ParseLine(line, line_no);
   }
+  /// Called once before the first ParseLine with the lines the format was
+  /// sniffed on (the first ~200), for what a parser learns about the whole
+  /// input from them (stderr: whether continuation lines kept their TAB).
+  virtual void Prepare(const std::vector<std::string>& head) {}
   /// End of input: flush open records (flagging cut ones).
   virtual void Finish() = 0;
   virtual const LineCounts& counts() const = 0;

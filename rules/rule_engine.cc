@@ -54,8 +54,9 @@ RuleEngine::~RuleEngine() = default;
 void RuleEngine::CountFacts(const Event& event) {
   // The run facts describe PostgreSQL logs, the only engine with run-level
   // rules so far: a SQL Server report must not count as a deadlock without
-  // log_lock_waits lines.
-  if (event.engine != "postgresql") return;
+  // log_lock_waits lines. Nor a deadlock a driver printed in client output
+  // (source kind "client"): it says nothing of the server's log settings.
+  if (event.engine != "postgresql" || !event.source.kind.empty()) return;
   if (event.lock_wait) ++facts_.lock_waits;
   if (!event.deadlock) return;
   const Deadlock& d = *event.deadlock;

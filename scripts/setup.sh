@@ -41,3 +41,23 @@ have=$(node -p 'require(process.argv[1]).version' \
 if [ "$want" != "$have" ]; then
   (cd "$BROWSER_DIR" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+
+# --- Localized servers (issue 15, part 4: scripts/make-localized-samples.sh) ---
+# lc_messages must name a locale the system knows: generate the UTF-8 locales
+# of the languages whose samples are made, and gettext for msgunfmt (reads
+# the catalogues /usr/share/locale/*/LC_MESSAGES/postgres-15.mo).
+$SUDO apt-get install -y -qq --no-install-recommends locales gettext >/dev/null
+I18N_LOCALES="de_DE es_ES fr_FR it_IT ja_JP ka_GE ko_KR pl_PL pt_BR ru_RU sv_SE tr_TR uk_UA zh_CN"
+i18n_missing=0
+for l in $I18N_LOCALES; do
+  grep -qx "$l.UTF-8 UTF-8" /etc/locale.gen || { echo "$l.UTF-8 UTF-8" | $SUDO tee -a /etc/locale.gen >/dev/null; }
+  locale -a | grep -qix "$l.utf-\?8" || i18n_missing=1
+done
+if [ "$i18n_missing" = 1 ]; then $SUDO locale-gen >/dev/null; fi
+# --- end localized servers ---
+
+# Compressed input (src/io/decoder.cc, issue 15): bzip2, xz and zstd decoders,
+# and the command-line tools that scripts/render/platforms.py and
+# tests/cli/run.sh compress with.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  libbz2-dev liblzma-dev libzstd-dev bzip2 xz-utils zstd >/dev/null

@@ -189,6 +189,7 @@ class FramedParser : public LineParser {
       const LineCounts& c = stream->parser->counts();
       counts_.parsed += c.parsed;
       counts_.unparsed += c.unparsed;
+      counts_.unattached += c.unattached;
       counts_.skipped += c.skipped;
     }
     return counts_;
@@ -249,6 +250,7 @@ class FramedParser : public LineParser {
     if (r.verdict == SniffResult::Verdict::kMatch) {
       stream.state = State::kPostgres;
       stream.parser = inner_.CreateParser(file_, options_, detected_, sink_);
+      stream.parser->Prepare(lines);
       for (const Held& h : stream.held)
         stream.parser->ParseFramedLine(h.inner, h.line_no, FrameFields{h.pid, h.time});
     } else if (final) {

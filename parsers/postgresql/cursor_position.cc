@@ -1,8 +1,11 @@
 // See cursor_position.h. The suffixes are the translations of
-// " at character %d" in src/backend/po/*.po (postgresql-logs.md §8).
+// " at character %d" in the server catalogues (catalog_data.cc).
 #include "parsers/postgresql/cursor_position.h"
 
 #include <charconv>
+#include <vector>
+
+#include "parsers/postgresql/catalog.h"
 
 namespace lockgraph {
 namespace {
@@ -12,20 +15,21 @@ struct Suffix {
   std::string_view after;   // text after it
 };
 
-// English first: it is by far the most common.
-constexpr Suffix kSuffixes[] = {
-    {" at character ", ""},
-    {" bei Zeichen ", ""},            // de
-    {" au caractère ", ""},           // fr
-    {"(", "文字目)"},                 // ja
-    {" en carácter ", ""},            // es
-    {" (символ ", ")"},               // ru
-    {" 第 ", " 个字符处"},            // zh_CN
-    {" no caractere ", ""},           // pt_BR
-    {" przy znaku ", ""},             // pl
-    {" ", " 번째 문자 부근"},         // ko
-    {" ", " karakterinde "},          // tr
-};
+// Every known " at character %d", English first (by far the most common),
+// split around its number: catalog.h, PgText::kAtCharacter.
+const std::vector<Suffix>& Suffixes() {
+  static const std::vector<Suffix> suffixes = [] {
+    std::vector<Suffix> out;
+    for (const PgTextVariant& v : PgTextVariants(PgText::kAtCharacter)) {
+      size_t at = v.text.find("%d");
+      if (at == std::string_view::npos || v.text.find('%', at + 2) != std::string_view::npos)
+        continue;
+      out.push_back({v.text.substr(0, at), v.text.substr(at + 2)});
+    }
+    return out;
+  }();
+  return suffixes;
+}
 
 bool EndsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
@@ -40,7 +44,7 @@ std::string_view StripCursorPosition(std::string_view message,
   if (!(last >= '0' && last <= '9') && static_cast<unsigned char>(last) < 0x80 && last != ')' &&
       last != ' ')
     return message;
-  for (const Suffix& s : kSuffixes) {
+  for (const Suffix& s : Suffixes()) {
     if (!EndsWith(message, s.after)) continue;
     std::string_view rest = message.substr(0, message.size() - s.after.size());
     size_t digits = rest.size();

@@ -1,7 +1,11 @@
 // See event_builder.h. Deadlock reports: reference §3.1; lock waits: §3.2.
 #include "parsers/postgresql/event_builder.h"
 
+#include <charconv>
+
 #include "graph/wait_for_graph.h"
+#include "parsers/postgresql/catalog_match.h"
+#include "parsers/postgresql/cursor_position.h"
 #include "parsers/postgresql/lock_wait_tracker.h"
 #include "parsers/postgresql/messages.h"
 #include "parsers/postgresql/relation_names.h"
@@ -10,18 +14,21 @@ namespace lockgraph {
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::optional<int64_t> ToPid(const std::string& id) {
+  int64_t v = 0;
+  auto r = std::from_chars(id.data(), id.data() + id.size(), v);
+  if (r.ec != std::errc() || r.ptr != id.data() + id.size()) return std::nullopt;
+  return v;
+}
 bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
-// "deadlock detected" in English and in the translations of reference §8.
+// "deadlock detected" in English and in every translation of the server
+// catalogues (catalog_data.cc).
 bool IsDeadlockMessage(std::string_view m) {
-  static constexpr std::string_view kTexts[] = {
-      "deadlock detected", "Verklemmung (Deadlock) entdeckt",
-      "interblocage (deadlock) détecté", "デッドロックを検出しました",
-      "se ha detectado un deadlock", "обнаружена взаимоблокировка", "检测到死锁",
-      "impasse detectado", "rilevato deadlock"};
-  for (std::string_view t : kTexts)
-    if (m == t) return true;
-  return false;
+  if (m == "deadlock detected") return true;
+  static const PgPrefixSet kPrefixes({PgText::kDeadlockDetected});
+  return kPrefixes.MayMatch(m) && MatchPgText(PgText::kDeadlockDetected, m);
 }
 
 Event MakeDeadlock(const LogRecord& r) {
@@ -34,6 +41,12 @@ Event MakeDeadlock(const LogRecord& r) {
   ev.truncated = r.truncated;
   Deadlock d;
   d.victim = r.pid ? std::to_string(*r.pid) : "";
+  if (r.primary_missing) {
+    d.complete = false;
+    d.problems.push_back(
+        "the \"ERROR:  deadlock detected\" line is missing: the input begins at the "
+        "report's DETAIL (grep output or an excerpt)");
+  }
   d.message = r.message;
   d.sqlstate = r.sqlstate.empty() ? "40P01" : r.sqlstate;
   d.hint = r.hint;
@@ -48,7 +61,10 @@ Event MakeDeadlock(const LogRecord& r) {
     DeadlockDetail detail = ParseDeadlockDetail(r.detail);
     d.edges = std::move(detail.edges);
     d.processes = std::move(detail.processes);
-    d.problems = std::move(detail.problems);
+    d.problems.insert(d.problems.end(), detail.problems.begin(), detail.problems.end());
+    // No %p in the prefix: DeadLockReport() lists the detecting backend's
+    // own wait first, and the detecting backend is the one cancelled.
+    if (d.victim.empty() && !d.edges.empty()) d.victim = d.edges.front().waiter;
     if (!OrderCycleFromVictim(d.victim, &d.edges, &d.processes, &d.problems))
       d.complete = false;
     if (d.complete && !CycleMatchesGraph(d)) {
@@ -64,6 +80,7 @@ Event MakeDeadlock(const LogRecord& r) {
   // The victim is the only participant whose session the record describes.
   for (Participant& p : d.processes)
     if (p.id == d.victim) p.session = r.session;
+  if (!ev.pid && !d.victim.empty()) ev.pid = ToPid(d.victim);
   ev.deadlock = std::move(d);
   return ev;
 }
@@ -85,13 +102,30 @@ bool PgEventBuilder::IsInteresting(std::string_view m) {
   // Most records of a busy log are log_min_duration_statement's.
   if (StartsWith(m, "duration: ")) return false;
   if (StartsWith(m, "process ")) {
-    return Contains(m, " waiting for ") || Contains(m, " acquired ") ||
-           Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
-           Contains(m, " could not obtain ");
+    if (Contains(m, " waiting for ") || Contains(m, " acquired ") ||
+        Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
+        Contains(m, " could not obtain "))
+      return true;
+  } else if (StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
+             StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock")) {
+    return true;
   }
-  return StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
-         StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock") ||
-         IsDeadlockMessage(m);
+  // A localized server (catalog.h): the same messages, translated. One
+  // table lookup on the first byte rules out almost every other message.
+  static const PgPrefixSet kTranslated(
+      {PgText::kDeadlockDetected, PgText::kWaitStill, PgText::kWaitAcquired,
+       PgText::kWaitAvoided, PgText::kWaitDetected, PgText::kWaitFailed,
+       PgText::kCancelLockTimeout, PgText::kCancelStatementTimeout,
+       PgText::kCancelUserRequest, PgText::kTerminateAdmin, PgText::kNoWaitRow,
+       PgText::kNoWaitRelation});
+  return kTranslated.MayMatch(m);
+}
+
+bool PgEventBuilder::IsOrphanDetail(std::string_view detail) {
+  const std::string_view first = detail.substr(0, detail.find('\n'));
+  if (StartsWith(first, "Process ")) return Contains(first, " waits for ");
+  static const PgPrefixSet kPrefixes({PgText::kDeadlockEdge});
+  return kPrefixes.MayMatch(first) && MatchPgText(PgText::kDeadlockEdge, first);
 }
 
 void PgEventBuilder::Emit(Event&& ev) {
@@ -111,18 +145,31 @@ void PgEventBuilder::Emit(Event&& ev) {
 }
 
 void PgEventBuilder::OnRecord(LogRecord&& record) {
+  // stderr and syslog write "deadlock detected at character 8" when the
+  // wait began while the statement was parsed; csvlog and jsonlog keep the
+  // position apart. Every reader gives the same message from here on.
+  record.message.resize(StripCursorPosition(record.message).size());
   if (auto wait = ParseLockWaitMessage(record.message)) {
     if (!record.pid) record.pid = wait->pid;
     waits_->OnReport(*wait, record);
     return;
   }
+  if (record.primary_missing) {
+    if (IsOrphanDetail(record.detail)) Emit(MakeDeadlock(record));
+    return;
+  }
   // Only messages that end waits (errors, cancels) say anything about
   // them; the others are not even assembled on the fast path.
   if (!IsInteresting(record.message)) return;
+  if (!IsDeadlockMessage(record.message) &&
+      !(record.sqlstate == "40P01" && Contains(record.detail, " waits for "))) {
+    waits_->OnOtherRecord(record);
+    return;
+  }
+  Event deadlock = MakeDeadlock(record);
+  if (!record.pid) record.pid = deadlock.pid;  // no %p: the victim's wait ends here
   waits_->OnOtherRecord(record);
-  if (IsDeadlockMessage(record.message) ||
-      (record.sqlstate == "40P01" && Contains(record.detail, " waits for ")))
-    Emit(MakeDeadlock(record));
+  Emit(std::move(deadlock));
 }
 
 void PgEventBuilder::Finish() { waits_->Finish(); }

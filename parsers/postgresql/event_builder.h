@@ -27,6 +27,11 @@ class PgEventBuilder {
   /// reader to skip whole records; OnRecord ignores the other records.
   static bool IsInteresting(std::string_view message);
 
+  /// True when a DETAIL opens with a deadlock report's first edge
+  /// ("Process P waits for ..."): such a DETAIL is a deadlock even when the
+  /// input lost the ERROR line before it.
+  static bool IsOrphanDetail(std::string_view detail);
+
   /// Takes one whole record; records that are not IsInteresting() are
   /// ignored, so that every reader gives the same events.
   void OnRecord(LogRecord&& record);

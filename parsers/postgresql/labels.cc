@@ -1,13 +1,16 @@
-// The label table. Sources: src/backend/po/*.po at REL_17_STABLE, as quoted
-// in shared/docs/reference/postgresql-logs.md §8.
+// The label table: English (elog.c) and a few translations quoted in
+// shared/docs/reference/postgresql-logs.md §8 here; every other translation
+// comes from the server catalogues (catalog_data.cc).
 #include "parsers/postgresql/labels.h"
 
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
 #include <vector>
-#include <vector>
+
+#include "parsers/postgresql/catalog.h"
 
 namespace lockgraph {
 namespace {
@@ -83,18 +86,70 @@ const Entry kEntries[] = {
     {"KOMUT", PartLabel::kStatement, "STATEMENT"},
 };
 
+constexpr size_t kEnglishEntries = 20;  // the first rows of kEntries
+
+struct CatalogLabel {
+  PgText id;
+  PartLabel label;
+  std::string_view canonical;
+};
+
+constexpr CatalogLabel kCatalogLabels[] = {
+    {PgText::kLabelLog, P, "LOG"},         {PgText::kLabelError, P, "ERROR"},
+    {PgText::kLabelWarning, P, "WARNING"}, {PgText::kLabelFatal, P, "FATAL"},
+    {PgText::kLabelPanic, P, "PANIC"},     {PgText::kLabelNotice, P, "NOTICE"},
+    {PgText::kLabelInfo, P, "INFO"},       {PgText::kLabelDebug, P, "DEBUG"},
+    {PgText::kLabelDetail, PartLabel::kDetail, "DETAIL"},
+    {PgText::kLabelHint, PartLabel::kHint, "HINT"},
+    {PgText::kLabelQuery, PartLabel::kQuery, "QUERY"},
+    {PgText::kLabelContext, PartLabel::kContext, "CONTEXT"},
+    {PgText::kLabelLocation, PartLabel::kLocation, "LOCATION"},
+    {PgText::kLabelStatement, PartLabel::kStatement, "STATEMENT"},
+    {PgText::kLabelBacktrace, PartLabel::kBacktrace, "BACKTRACE"},
+};
+
+// "ASTUCE :  " -> "ASTUCE", "AYRINTI:" -> "AYRINTI", "FEHLER" -> "FEHLER".
+std::string_view LabelWord(std::string_view text) {
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (!text.empty() && text.back() == ':') text.remove_suffix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  return text;
+}
+
+// Every translated word; the first language to use a word wins (a test
+// checks that no word means two different labels).
+const std::unordered_map<std::string_view, LabelInfo>& Translated() {
+  static const std::unordered_map<std::string_view, LabelInfo> words = [] {
+    std::unordered_map<std::string_view, LabelInfo> out;
+    for (size_t i = kEnglishEntries; i < std::size(kEntries); ++i)
+      out.emplace(kEntries[i].word, LabelInfo{kEntries[i].label, kEntries[i].canonical});
+    for (const CatalogLabel& c : kCatalogLabels)
+      for (const PgTextVariant& v : PgTextVariants(c.id)) {
+        std::string_view word = LabelWord(v.text);
+        if (!word.empty()) out.emplace(word, LabelInfo{c.label, c.canonical});
+      }
+    return out;
+  }();
+  return words;
+}
+
 }  // namespace
 
 std::optional<LabelInfo> LookupLabel(std::string_view word) {
-  for (const Entry& e : kEntries)
-    if (e.word == word) return LabelInfo{e.label, e.canonical};
+  for (size_t i = 0; i < kEnglishEntries; ++i)
+    if (kEntries[i].word == word) return LabelInfo{kEntries[i].label, kEntries[i].canonical};
+  const auto& translated = Translated();
+  if (auto it = translated.find(word); it != translated.end()) return it->second;
   return std::nullopt;
 }
 
 const std::string& LabelAlternation() {
   static const std::string alternation = [] {
     std::vector<std::string_view> words;
-    for (const Entry& e : kEntries) words.push_back(e.word);
+    for (size_t i = 0; i < kEnglishEntries; ++i) words.push_back(kEntries[i].word);
+    for (const auto& [word, info] : Translated()) words.push_back(word);
+    std::sort(words.begin(), words.end());  // a stable order before the stable sort
+    words.erase(std::unique(words.begin(), words.end()), words.end());
     // Longest first so that "DEBUG1" wins over "DEBUG", "文脈" over "文".
     std::stable_sort(words.begin(), words.end(),
                      [](auto a, auto b) { return a.size() > b.size(); });

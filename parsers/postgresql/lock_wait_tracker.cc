@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "parsers/postgresql/catalog_match.h"
 #include "parsers/postgresql/lock_tag.h"
 
 namespace lockgraph {
@@ -25,7 +26,8 @@ bool Contains(std::string_view s, std::string_view part) {
 
 std::optional<WaitOutcome> OutcomeOfRecord(const LogRecord& record) {
   const std::string& state = record.sqlstate;
-  const std::string& msg = record.message;
+  // A localized server writes these translated: read them in English.
+  const std::string msg = CanonicalPgMessage(record.message);
   if (state == "40P01" || msg == "deadlock detected") return WaitOutcome::kDeadlock;
   if (state == "55P03" || Contains(msg, "due to lock timeout")) {
     if (Contains(msg, "could not obtain")) return WaitOutcome::kFailed;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "parsers/postgresql/catalog_match.h"
+#include "parsers/postgresql/cursor_position.h"
 #include "parsers/postgresql/lock_tag.h"
 
 namespace lockgraph {
@@ -56,6 +58,58 @@ void AddUnlinkedBlockers(DeadlockDetail* out) {
   out->processes = std::move(processes);
 }
 
+// The text before the query of "Process %d: %s" in every known language,
+// for process `id`, English first ("Process 4178: ", "Processus 4178 : ").
+// A partially translated server may translate these lines and not the edges
+// (or the reverse), so every language is tried.
+std::vector<std::string> QueryHeads(const std::string& id) {
+  std::vector<std::string> heads;
+  for (const PgTextVariant& v : PgTextVariants(PgText::kDeadlockQuery)) {
+    std::string_view t = v.text;
+    size_t query = t.find("%s");
+    if (query == std::string_view::npos) query = t.find("%2$s");
+    if (query == std::string_view::npos || t.find('%', query + 1) != std::string_view::npos)
+      continue;  // the query is not the last thing on the line
+    std::string head(t.substr(0, query));
+    for (std::string_view pid : {"%1$d", "%d"}) {
+      size_t at = head.find(pid);
+      if (at != std::string::npos) head.replace(at, pid.size(), id);
+    }
+    heads.push_back(std::move(head));
+  }
+  return heads;
+}
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Where the query entry of `id` starts at rest[pos]: the length of its head
+// (0 when there is none). A head without its trailing space is accepted
+// when a newline or the end follows (a query that starts with a newline).
+size_t MatchQueryHead(std::string_view rest, size_t pos, const std::string& id) {
+  for (const std::string& head : QueryHeads(id)) {
+    if (rest.substr(pos, head.size()) == head) return head.size();
+    std::string_view bare = TrimRight(head);
+    if (rest.substr(pos, bare.size()) == bare &&
+        (pos + bare.size() == rest.size() || rest[pos + bare.size()] == '\n'))
+      return bare.size();
+  }
+  return 0;
+}
+
+// The earliest "\nProcess <id>:" (in any language) at or after `from`.
+size_t FindQueryHead(std::string_view rest, size_t from, const std::string& id) {
+  size_t best = std::string_view::npos;
+  for (const std::string& head : QueryHeads(id)) {
+    std::string needle = "\n" + std::string(TrimRight(head));
+    size_t found = rest.find(needle, from);
+    if (found < best) best = found;
+  }
+  return best;
+}
+
 bool IsWaiter(const DeadlockDetail& d, const std::string& id) {
   for (const WaitEdge& e : d.edges)
     if (e.waiter == id) return true;
@@ -68,26 +122,19 @@ void ReadQueries(std::string_view rest, DeadlockDetail* out) {
   size_t pos = 0;
   for (size_t i = 0; i < out->processes.size(); ++i) {
     Participant& p = out->processes[i];
-    std::string head = "Process " + p.id + ": ";
-    if (rest.substr(pos, head.size()) != head) {
-      // "Process 4178:" followed by a query that starts with a newline.
-      std::string bare = "Process " + p.id + ":";
-      if (rest.substr(pos, bare.size()) == bare &&
-          (pos + bare.size() == rest.size() || rest[pos + bare.size()] == '\n')) {
-        head = bare;
-      } else if (!IsWaiter(*out, p.id)) {
+    size_t head = MatchQueryHead(rest, pos, p.id);
+    if (head == 0) {
+      if (!IsWaiter(*out, p.id)) {
         out->processes.erase(out->processes.begin() + i--);  // expected, not there
         continue;
-      } else {
-        out->problems.push_back("query line of process " + p.id + " missing");
-        return;
       }
+      out->problems.push_back("query line of process " + p.id + " missing");
+      return;
     }
-    size_t start = pos + head.size();
+    size_t start = pos + head;
     size_t end = rest.size();
     if (i + 1 < out->processes.size()) {
-      std::string next = "\nProcess " + out->processes[i + 1].id + ":";
-      size_t found = rest.find(next, start);
+      size_t found = FindQueryHead(rest, start, out->processes[i + 1].id);
       if (found != std::string_view::npos) end = found;
     }
     p.query = std::string(rest.substr(start, end - start));
@@ -96,31 +143,49 @@ void ReadQueries(std::string_view rest, DeadlockDetail* out) {
   }
 }
 
-}  // namespace
-
-DeadlockDetail ParseDeadlockDetail(std::string_view detail) {
+// One "Process P waits for M on T; blocked by process B." line, English
+// first, then the catalogue's translations of it.
+bool ReadEdge(std::string_view line, WaitEdge* e) {
   static const RE2 kEdge(
       R"(Process (\d+) waits for (\S+) on (.+); blocked by process (\d+)\.)");
+  re2::StringPiece waiter, mode, tag, blocker;
+  if (RE2::FullMatch(Piece(line), kEdge, &waiter, &mode, &tag, &blocker)) {
+    e->waiter = Str(waiter);
+    e->blocker = Str(blocker);
+    e->mode = Str(mode);
+    e->lock = ParsePgLockTag(std::string_view(tag.data(), tag.size()));
+    return true;
+  }
+  PgTextMatch m;
+  if (!MatchPgText(PgText::kDeadlockEdge, line, &m)) return false;
+  e->waiter = std::string(m.args[0]);
+  e->mode = std::string(m.args[1]);
+  e->lock = ParsePgLockTag(m.args[2]);
+  e->blocker = std::string(m.args[3]);
+  return true;
+}
+
+}  // namespace
+
+DeadlockDetail ParseDeadlockDetail(std::string_view detail, const DeadlockDetailOptions& options) {
   DeadlockDetail out;
   std::vector<std::string_view> lines = SplitLines(detail);
   size_t i = 0;
   for (; i < lines.size(); ++i) {
-    re2::StringPiece waiter, mode, tag, blocker;
-    if (!RE2::FullMatch(Piece(lines[i]), kEdge, &waiter, &mode, &tag, &blocker))
-      break;
     WaitEdge e;
-    e.waiter = Str(waiter);
-    e.blocker = Str(blocker);
-    e.mode = Str(mode);
-    e.lock = ParsePgLockTag(std::string_view(tag.data(), tag.size()));
-    out.edges.push_back(std::move(e));
+    if (!ReadEdge(lines[i], &e)) break;
     Participant p;
-    p.id = Str(waiter);
+    p.id = e.waiter;
+    out.edges.push_back(std::move(e));
     p.pid = ToInt(p.id);
     out.processes.push_back(std::move(p));
   }
   if (out.edges.empty()) {
     out.problems.push_back("no \"Process P waits for\" line in DETAIL");
+    return out;
+  }
+  if (!options.queries_follow) {
+    AddUnlinkedBlockers(&out);
     return out;
   }
   if (i >= lines.size()) {
@@ -165,6 +230,41 @@ bool OrderCycleFromVictim(std::string_view victim, std::vector<WaitEdge>* edges,
   return closed;
 }
 
+namespace {
+
+// A translated log_lock_waits message (the English ones are read by the
+// regexes of ParseLockWaitMessage). Only tried when the message starts like
+// one of the translations, so English logs pay a few prefix compares.
+std::optional<LockWaitMessage> ParseTranslatedLockWait(std::string_view message) {
+  static constexpr struct {
+    PgText id;
+    const char* kind;
+  } kKinds[] = {{PgText::kWaitStill, "still_waiting"},
+                {PgText::kWaitAcquired, "acquired"},
+                {PgText::kWaitAvoided, "avoided_deadlock"},
+                {PgText::kWaitDetected, "detected_deadlock"},
+                {PgText::kWaitFailed, "failed"}};
+  static const PgPrefixSet kPrefixes({PgText::kWaitStill, PgText::kWaitAcquired,
+                                      PgText::kWaitAvoided, PgText::kWaitDetected,
+                                      PgText::kWaitFailed});
+  if (!kPrefixes.MayMatch(message)) return std::nullopt;
+  std::string_view text = StripCursorPosition(message);
+  PgTextMatch m;
+  for (const auto& k : kKinds) {
+    if (!MatchPgText(k.id, text, &m)) continue;
+    LockWaitMessage out;
+    out.kind = k.kind;
+    out.pid = ToInt(m.args[0]);
+    out.mode = std::string(m.args[1]);
+    out.tag = std::string(m.args[2]);
+    out.after_ms = double(ToInt(m.args[3])) + double(ToInt(m.args[4])) / 1000.0;
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<LockWaitMessage> ParseLockWaitMessage(std::string_view message) {
   static const RE2 kTimed(
       R"(process (\d+) (still waiting for|acquired|avoided deadlock for|)"
@@ -185,7 +285,7 @@ std::optional<LockWaitMessage> ParseLockWaitMessage(std::string_view message) {
   } else if (RE2::FullMatch(Piece(message), kNoWait, &pid, &mode, &tag)) {
     out.kind = "could_not_obtain";
   } else {
-    return std::nullopt;
+    return ParseTranslatedLockWait(message);
   }
   out.pid = ToInt({pid.data(), pid.size()});
   out.mode = Str(mode);
@@ -214,64 +314,6 @@ std::optional<HolderList> ParseHolderDetail(std::string_view detail) {
     return pids;
   };
   return HolderList{split(holders), split(queue)};
-}
-
-std::vector<ContextFrame> ParseContext(std::string_view context) {
-  static const RE2 kRowWait(
-      R"re(while (updating|deleting|locking|rechecking updated|inserting index|)re"
-      R"re(checking uniqueness of|checking exclusion constraint on) tuple )re"
-      R"re((\(\d+,\d+\)) in relation "(.*)")re");
-  static const RE2 kLockUpdated(
-      R"re(while locking updated version (\(\d+,\d+\)) of tuple in relation "(.*)")re");
-  static const RE2 kPlpgsql(R"re(PL/pgSQL function (.+?) line (\d+) (?:at )?(.*))re");
-  static const RE2 kSqlFunction(R"re(SQL function "(.*)" statement (\d+))re");
-  static const RE2 kSpi(R"re((?s)(?:SQL statement|SQL expression|PL/pgSQL expression|)re"
-                        R"re(PL/pgSQL assignment) "(.*)")re");
-  std::vector<ContextFrame> frames;
-  if (context.empty()) return frames;
-  std::vector<std::string_view> lines = SplitLines(context);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = lines[i];
-    // A multi-line SPI statement: its quoted text spans the next lines.
-    if (line.find(" \"") != std::string_view::npos && line.back() != '"') {
-      size_t j = i;
-      while (j + 1 < lines.size() && (lines[j].empty() || lines[j].back() != '"')) ++j;
-      if (j > i) {
-        line = std::string_view(line.data(), lines[j].data() + lines[j].size() - line.data());
-        i = j;
-      }
-    }
-    ContextFrame f;
-    f.text = std::string(line);
-    re2::StringPiece a, b, c;
-    re2::StringPiece in = Piece(line);
-    if (RE2::FullMatch(in, kRowWait, &a, &b, &c)) {
-      f.kind = ContextFrame::Kind::kRowWait;
-      f.action = Str(a);
-      f.tuple = Str(b);
-      f.relation = Str(c);
-    } else if (RE2::FullMatch(in, kLockUpdated, &b, &c)) {
-      f.kind = ContextFrame::Kind::kRowWait;
-      f.action = "locking updated version";
-      f.tuple = Str(b);
-      f.relation = Str(c);
-    } else if (RE2::FullMatch(in, kPlpgsql, &a, &b, &c)) {
-      f.kind = ContextFrame::Kind::kFunction;
-      f.function = Str(a);
-      f.line = int(ToInt({b.data(), b.size()}));
-      f.statement = Str(c);
-    } else if (RE2::FullMatch(in, kSqlFunction, &a, &b)) {
-      f.kind = ContextFrame::Kind::kFunction;
-      f.function = Str(a);
-      f.line = int(ToInt({b.data(), b.size()}));
-      f.statement = "SQL function statement";
-    } else if (RE2::FullMatch(in, kSpi, &a)) {
-      f.kind = ContextFrame::Kind::kSqlStatement;
-      f.statement = Str(a);
-    }
-    frames.push_back(std::move(f));
-  }
-  return frames;
 }
 
 bool LooksClipped(std::string_view query) {

@@ -21,7 +21,15 @@ struct DeadlockDetail {
   std::vector<Participant> processes;   // one per edge waiter, same order
   std::vector<std::string> problems;    // empty when the report is whole
 };
-DeadlockDetail ParseDeadlockDetail(std::string_view detail);
+/// What ParseDeadlockDetail expects after the edges.
+struct DeadlockDetailOptions {
+  /// The server log writes "Process P: query" lines after the edges (the
+  /// default); a driver's copy of the DETAIL in client output has only the
+  /// edges: false reads the edges and stops there, without a problem.
+  bool queries_follow = true;
+};
+DeadlockDetail ParseDeadlockDetail(std::string_view detail,
+                                   const DeadlockDetailOptions& options = {});
 
 /// Rotates a listed cycle so that it starts at `victim`; checks that it is
 /// closed (edge i's blocker is edge i+1's waiter, the last's the first's).
@@ -49,7 +57,8 @@ struct HolderList {
 std::optional<HolderList> ParseHolderDetail(std::string_view detail);
 
 /// Splits CONTEXT into frames, innermost first, and recognises row waits,
-/// PL/pgSQL and SQL function frames and SPI statements.
+/// PL/pgSQL and SQL function frames and SPI statements, in English and in
+/// the catalogue's translations (implemented in context_frames.cc).
 std::vector<ContextFrame> ParseContext(std::string_view context);
 
 /// True when a query looks cut at track_activity_query_size (default 1024).

@@ -54,9 +54,14 @@ std::string_view Known(std::string_view s) {
 
 class PrefixCompiler {
  public:
-  static std::unique_ptr<PrefixMatcher> Run(std::string_view prefix, std::string* error) {
+  static std::unique_ptr<PrefixMatcher> Run(std::string_view given, std::string* error) {
     std::unique_ptr<PrefixMatcher> m(new PrefixMatcher());
-    m->prefix_ = std::string(prefix);
+    m->prefix_ = std::string(given);
+    // The blanks that end a prefix are matched as "any number of spaces"
+    // (appended below): pastes and editors add or eat them, and a --prefix
+    // typed without its trailing space still fits.
+    std::string_view prefix = given;
+    while (!prefix.empty() && prefix.back() == ' ') prefix.remove_suffix(1);
     std::string re = "^";
     int group = 0;
     int optional_depth = 0;
@@ -125,6 +130,7 @@ class PrefixCompiler {
       re += padded ? std::string(" *") + pattern + " *" : std::string(pattern);
     }
     for (int d = 0; d < optional_depth; ++d) re += ")?";
+    re += " *";
     const std::string prefix_only = re.substr(1);  // without "^": matched whole
     // The severity or part label, "ERROR:  " (fr: "ASTUCE :  ", tr: none),
     // then with log_error_verbosity = verbose "40P01: ".
@@ -318,8 +324,13 @@ const std::vector<std::string>& KnownPrefixes() {
 std::optional<std::string> DetectPrefix(const std::vector<std::string>& head,
                                         int* matched_lines) {
   std::vector<std::string_view> candidates;
+  // Continuation lines have no prefix: TAB lines, and in pastes the same
+  // lines indented with spaces or with no indentation left at all (the
+  // edges and queries of a deadlock DETAIL).
   for (const std::string& line : head)
-    if (!line.empty() && line[0] != '\t') candidates.push_back(line);
+    if (!line.empty() && line[0] != '\t' && line[0] != ' ' && line != "--" &&
+        line.compare(0, 8, "Process ") != 0)
+      candidates.push_back(line);
   if (candidates.empty()) return std::nullopt;
   // Score: lines matched, then fields filled (a prefix whose %q part
   // matched, or that splits "db/app" in two, fits better), then bytes the

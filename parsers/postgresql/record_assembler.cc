@@ -16,8 +16,12 @@ constexpr int64_t kNoPid = -1;
 }  // namespace
 
 RecordAssembler::RecordAssembler(std::string file, Emit emit,
-                                 std::function<bool(std::string_view)> interesting)
-    : file_(std::move(file)), emit_(std::move(emit)), interesting_(std::move(interesting)) {}
+                                 std::function<bool(std::string_view)> interesting,
+                                 std::function<bool(std::string_view)> orphan_detail)
+    : file_(std::move(file)),
+      emit_(std::move(emit)),
+      interesting_(std::move(interesting)),
+      orphan_detail_(std::move(orphan_detail)) {}
 
 std::string* RecordAssembler::PartField(LogRecord& r, PartLabel label) {
   switch (label) {
@@ -43,20 +47,15 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
     // Records that cannot yield an event are not assembled at all: their
     // parts find no open record and are skipped.
     if (!interesting_(line.text)) return;
-    Open& o = open_[key];
-    o.record.source = {file_, line_no, line_no};
-    o.record.time = std::string(line.time);
-    o.record.pid = line.pid;
-    o.record.severity = std::string(line.severity);
-    o.record.sqlstate = std::string(line.sqlstate);
-    o.record.message = std::string(line.text);
-    o.keep = true;
-    o.seq = next_seq_++;
-    open_by_seq_.emplace(o.seq, key);
-    if (line.session) o.record.session = *line.session;
-    o.last_seen = ordinal_;
+    Start(key, line, line_no);
   } else {
     auto it = open_.find(key);
+    if (line.label == PartLabel::kDetail && orphan_detail_ &&
+        (it == open_.end() || it->second.last >= line.label) && orphan_detail_(line.text)) {
+      Close(key);  // a DETAIL of its own: the excerpt lost the line before it
+      Start(key, line, line_no);
+      return;
+    }
     // A part without its primary line (input began mid-message) or out of
     // elog.c's order: nothing to attach it to; the line is still parsed.
     if (it == open_.end() || it->second.last >= line.label) return;
@@ -68,6 +67,27 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
       if (std::string* field = PartField(o.record, line.label)) *field = std::string(line.text);
   }
   if ((ordinal_ & 1023) == 0) EvictStale(ordinal_);
+}
+
+void RecordAssembler::Start(int64_t key, const PrefixedLine& line, uint64_t line_no) {
+  Open& o = open_[key];
+  o.record.source = {file_, line_no, line_no};
+  o.record.time = std::string(line.time);
+  o.record.pid = line.pid;
+  if (line.label == PartLabel::kPrimary) {
+    o.record.severity = std::string(line.severity);
+    o.record.sqlstate = std::string(line.sqlstate);
+    o.record.message = std::string(line.text);
+  } else {
+    o.record.primary_missing = true;
+    o.record.detail = std::string(line.text);
+    o.last = line.label;
+  }
+  o.keep = true;
+  o.seq = next_seq_++;
+  open_by_seq_.emplace(o.seq, key);
+  if (line.session) o.record.session = *line.session;
+  o.last_seen = ordinal_;
 }
 
 void RecordAssembler::OnSkippedLine(int64_t pid) {

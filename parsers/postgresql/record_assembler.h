@@ -46,8 +46,12 @@ class RecordAssembler {
   using Emit = std::function<void(LogRecord&&)>;
   /// `interesting` decides from the primary message whether a record is
   /// assembled at all; the others only close their backend's open record.
+  /// `orphan_detail`, when set, decides whether a DETAIL whose primary line
+  /// is not in the input (grep output, an excerpt) still opens a record of
+  /// its own, flagged LogRecord::primary_missing.
   RecordAssembler(std::string file, Emit emit,
-                  std::function<bool(std::string_view)> interesting);
+                  std::function<bool(std::string_view)> interesting,
+                  std::function<bool(std::string_view)> orphan_detail = nullptr);
 
   void OnPrefixed(const PrefixedLine& line, uint64_t line_no);
   /// A TAB continuation line (TAB already removed): belongs to the last
@@ -61,6 +65,8 @@ class RecordAssembler {
   /// must go through OnPrefixed. When false, a reader may skip the lines of
   /// records it knows are uninteresting (the stderr fast path).
   bool HasOpen() const { return !open_.empty(); }
+  /// True when the backend whose line came last has an open record.
+  bool LastIsOpen() const { return last_key_ && open_.count(*last_key_) != 0; }
   /// True when backend `pid` has an open record.
   bool IsOpen(int64_t pid) const { return open_.count(pid) != 0; }
   /// A prefixed line of backend `pid` that the reader skipped (it has no
@@ -77,6 +83,8 @@ class RecordAssembler {
     uint64_t last_seen = 0;  // ordinal of the last line, for eviction
   };
   void Close(int64_t key);
+  /// Opens the record of `line` (a primary line, or an orphan DETAIL).
+  void Start(int64_t key, const PrefixedLine& line, uint64_t line_no);
   /// Emits closed records in the order their primary lines came, each once
   /// every record that started before it is closed too.
   void Release();
@@ -86,6 +94,7 @@ class RecordAssembler {
   std::string file_;
   Emit emit_;
   std::function<bool(std::string_view)> interesting_;
+  std::function<bool(std::string_view)> orphan_detail_;
   std::unordered_map<int64_t, Open> open_;  // by pid (-1 when no pid)
   std::map<uint64_t, LogRecord> closed_;    // by seq, waiting for Release
   std::map<uint64_t, int64_t> open_by_seq_;  // seq -> key of every open record

@@ -31,6 +31,9 @@ struct RecordCallbacks {
   /// only, or not at all when `deliver_uninteresting` is false (their lines
   /// still count as parsed). Empty: keep everything.
   std::function<bool(std::string_view message)> interesting;
+  /// Decides whether a DETAIL whose primary line is missing from the input
+  /// still makes a record (RecordAssembler, syslog). Empty: it does not.
+  std::function<bool(std::string_view detail)> orphan_detail;
   /// Default true. The csvlog and jsonlog readers honour it; the syslog
   /// reader leaves it to its RecordAssembler, which always delivers.
   bool deliver_uninteresting = true;
@@ -66,6 +69,7 @@ class RecordReaderParser final : public LineParser {
     };
     cb.on_diagnostic = [this](Diagnostic&& d) { sink_.OnDiagnostic(std::move(d)); };
     cb.interesting = &PgEventBuilder::IsInteresting;
+    cb.orphan_detail = &PgEventBuilder::IsOrphanDetail;
     // PgEventBuilder::OnRecord ignores them: do not even build them.
     cb.deliver_uninteresting = false;
     return cb;

@@ -24,42 +24,34 @@ class StderrParser : public LineParser {
         builder_(sink),
         assembler_(
             file, [this](LogRecord&& r) { builder_.OnRecord(std::move(r)); },
-            &PgEventBuilder::IsInteresting) {}
+            &PgEventBuilder::IsInteresting, &PgEventBuilder::IsOrphanDetail) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     ++counts_.total;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // CRLF, and the blanks an editor or a paste leaves at a line's end.
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.remove_suffix(1);
     if (!line.empty() && line.front() == '\t') {
-      // A continuation belongs to the message before it, if there is one.
-      if (in_message_) {
-        ++counts_.parsed;
-        if (assembler_.HasOpen()) assembler_.OnContinuation(line.substr(1), line_no);
-      } else {
-        Unparsed(line, line_no);
-      }
+      tabs_seen_ = true;
+      Continuation(line.substr(1), line, line_no);  // as the server writes it
       return;
     }
     if (SkipFast(line, line_no)) {
-      ++counts_.parsed;
-      in_message_ = true;
+      Prefixed(last_label_);
       return;
     }
     PrefixedLine parsed;
     if (matcher_->Match(line, &parsed, &session_)) {
       if (frame_) UseFrame(&parsed);
-      ++counts_.parsed;
-      in_message_ = true;
+      Prefixed(parsed.label);
       assembler_.OnPrefixed(parsed, line_no);
       return;
     }
-    // An empty line inside a message is query text that ended in a newline
-    // after copy and paste lost its TAB (reference §9.4).
-    if (line.empty() && in_message_) {
-      ++counts_.parsed;
-      assembler_.OnContinuation(line, line_no);
-      return;
-    }
-    Unparsed(line, line_no);
+    NotPrefixed(line, line_no);
+  }
+
+  void Prepare(const std::vector<std::string>& head) override {
+    for (const std::string& line : head) tabs_seen_ = tabs_seen_ || (!line.empty() && line[0] == '\t');
   }
 
   /// The frame's pid and time stand in for a prefix without %p or a time
@@ -79,6 +71,63 @@ class StderrParser : public LineParser {
   const LineCounts& counts() const override { return counts_; }
 
  private:
+  void Prefixed(PartLabel label) {
+    ++counts_.parsed;
+    in_message_ = true;
+    last_label_ = label;
+  }
+
+  // A TAB line, or a line that lost its TAB in a paste: the next line of
+  // the message before it, if there is one.
+  void Continuation(std::string_view text, std::string_view line, uint64_t line_no) {
+    if (!in_message_) {
+      ++counts_.unattached;
+      Unparsed(line, line_no);
+      return;
+    }
+    ++counts_.parsed;
+    if (assembler_.HasOpen()) assembler_.OnContinuation(text, line_no);
+  }
+
+  // A line without the prefix (reference §9.4, §10): a continuation whose
+  // TAB became spaces or went missing in a paste (web pages, log viewers,
+  // tickets), a blank line, a grep group separator, or not understood.
+  void NotPrefixed(std::string_view line, uint64_t line_no) {
+    if (line.empty()) {
+      if (in_message_) {
+        ++counts_.parsed;  // query text that ended in a newline
+        assembler_.OnContinuation(line, line_no);
+      } else {
+        ++counts_.skipped;  // blank line between records
+      }
+      return;
+    }
+    if (line == "--") {  // grep -A/-B/-C between groups
+      ++counts_.skipped;
+      in_message_ = false;
+      return;
+    }
+    size_t indent = line.find_first_not_of(" \t");
+    if (indent > 0) {
+      Continuation(line.substr(indent), line, line_no);
+      return;
+    }
+    // No indentation at all: only in an input whose continuation lines
+    // lost their TABs (one that has TAB lines did not), and only inside a
+    // part that runs over several lines (DETAIL, CONTEXT, STATEMENT, a
+    // QUERY) or a record being read.
+    const bool multi_line_part = last_label_ == PartLabel::kDetail ||
+                                 last_label_ == PartLabel::kContext ||
+                                 last_label_ == PartLabel::kStatement ||
+                                 last_label_ == PartLabel::kQuery;
+    if (!tabs_seen_ && in_message_ && (multi_line_part || assembler_.LastIsOpen())) {
+      ++counts_.parsed;
+      assembler_.OnContinuation(line, line_no);
+      return;
+    }
+    Unparsed(line, line_no);
+  }
+
   // Fast path (most lines of a log): a line whose label shows that it
   // starts or continues an uninteresting message needs no prefix regex.
   // The assembler then needs only its pid, label and text (time and session
@@ -92,6 +141,11 @@ class StderrParser : public LineParser {
     if (!start) return false;
     std::optional<LabelInfo> info = LookupLabel(word);
     if (!info) return false;
+    // A deadlock's DETAIL goes the slow way: it may be all that is left of
+    // the report (grep output), and then it opens a record of its own.
+    if (info->label == PartLabel::kDetail &&
+        PgEventBuilder::IsOrphanDetail(line.substr(*start + word.size() + 3)))
+      return false;
     if (info->label == PartLabel::kPrimary) {
       std::string_view text = line.substr(*start + word.size() + 3);
       // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
@@ -132,7 +186,9 @@ class StderrParser : public LineParser {
   RecordAssembler assembler_;
   SessionInfo session_;  // reused for every line: no allocation per line
   LineCounts counts_;
-  bool in_message_ = false;
+  bool in_message_ = false;  // the line before belongs to a message
+  bool tabs_seen_ = false;   // a continuation line kept its TAB (so all did)
+  PartLabel last_label_ = PartLabel::kPrimary;  // of the last prefixed line
   const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
 };
 

@@ -45,7 +45,8 @@ SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
           },
           [this](std::string_view message) {
             return !cb_.interesting || cb_.interesting(message);
-          }) {
+          },
+          cb_.orphan_detail) {
   if (prefix) UsePrefix(*prefix, "the given log_line_prefix is unusable");
 }
 

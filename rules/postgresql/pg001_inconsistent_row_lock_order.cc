@@ -18,9 +18,12 @@ Members SameStatementMembers(const DeadlockFacts& df, bool* same_shape) {
   std::map<std::string, Members> by_shape, by_column;
   std::vector<std::string> shape_order, column_order;
   for (const ProcessFacts& p : df.processes) {
-    Members& s = by_shape[p.shape];
-    if (s.empty()) shape_order.push_back(p.shape);
-    s.push_back(&p);
+    // No statement (client output, a query line missing): no shape to share.
+    if (!p.participant->query.empty()) {
+      Members& s = by_shape[p.shape];
+      if (s.empty()) shape_order.push_back(p.shape);
+      s.push_back(&p);
+    }
     if (p.wants && !p.wait_table.empty()) {
       std::string key = p.wait_table + "\n" + p.wants->column;
       Members& c = by_column[key];

@@ -3,11 +3,10 @@
 scripts/make-samples.sh) into the framings other tools put around PostgreSQL
 log lines, one file each: samples/postgresql/rendered/framing-<name>.log.
 
-Every file but one holds the whole run, so that each one must give the
-deadlocks and lock waits of the csvlog. heroku-https, whose prefix is long,
-would pass 800 KB: it holds the csvlog rows before the first pgbench
-(lg_checkout) row, whole records only, when no wait is open (the two_way,
-three_way, lock_wait, lock_timeout and chain scenarios). What is rendered, and from what:
+Every file holds the whole run, so that each one must give the deadlocks and
+lock waits of the csvlog. heroku-https, whose prefix is long (800 KB as
+text), is written gzip-compressed (framing-heroku-https.log.gz); lockgraph
+reads gzip by its magic bytes. What is rendered, and from what:
 
   docker-compose       scenarios.log lines as `docker compose logs` prints
                        them (`db-1   | `), with a second, non-PostgreSQL
@@ -27,7 +26,7 @@ three_way, lock_wait, lock_timeout and chain scenarios). What is rendered, and f
                        continuation lines without it (platforms.md §1.2)
   heroku               classic logplex drain (`app[postgres.PID]: [GREEN]
                        [SEQ-PART]  sql_error_code = %e ...`, §1.6, §9.1)
-  heroku-https         the HTTPS drain: RFC 6587 octet count, RFC 5424
+  heroku-https (.gz)   the HTTPS drain: RFC 6587 octet count, RFC 5424
                        header, Heroku's long prefix (pganalyze's
                        LogPrefixHeroku2)
   rfc5424              scenarios.log lines in RFC 5424 syslog messages
@@ -38,6 +37,7 @@ Run from the repository root: python3 scripts/render/framings.py
 """
 import csv
 import datetime
+import gzip
 import os
 import re
 import subprocess
@@ -71,11 +71,14 @@ def line_times(lines):
     return times
 
 
-def write(name, lines):
+def write(name, lines, compress=False):
     path = os.path.join(OUT, "framing-%s.log" % name)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for line in lines:
-            f.write(line + "\n")
+    data = "".join(line + "\n" for line in lines).encode("utf-8")
+    if compress:
+        path += ".gz"
+        data = gzip.compress(data, mtime=0)  # the same bytes on every run
+    with open(path, "wb") as f:
+        f.write(data)
     print("%-40s %5d lines %7d bytes" % (os.path.relpath(path, ROOT), len(lines),
                                          os.path.getsize(path)))
 
@@ -232,11 +235,6 @@ def heroku2_prefix(row):
     return p
 
 
-def before_checkout(rows):
-    cut = next(i for i, row in enumerate(rows) if row[APP] == "lg_checkout")
-    return rows[:cut]
-
-
 def heroku_https(rows):
     out = []
     for row, msg in heroku_messages(rows, heroku2_prefix):
@@ -265,7 +263,7 @@ def main():
     write("rds", [line for line, _ in rds_lines])
     write("cloudwatch", cloudwatch(rds_lines))
     write("heroku", heroku(rows))
-    write("heroku-https", heroku_https(before_checkout(rows)))
+    write("heroku-https", heroku_https(rows), compress=True)
     write("rfc5424", rfc5424(lines, times))
 
 

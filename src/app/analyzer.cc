@@ -83,6 +83,12 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
     *detected = c.detected;
     return c.inner;
   }
+  if (!best && !head.empty()) {
+    // No server log: application or test output (`pytest | lockgraph check -`),
+    // read for the deadlocks a driver printed (parsers/client/client_format.cc).
+    for (const auto& f : formats_)
+      if (f->Name() == "client") return f.get();
+  }
   if (!best) {
     *error = path + ": unknown input format" +
              (head.empty() ? std::string(" (the input is empty)") : reasons + c.reason) +
@@ -94,12 +100,19 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
 bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   std::unique_ptr<LineReader> reader = LineReader::Open(path, error);
   if (!reader) return false;
-  const std::vector<std::string>& head = reader->Head(kSniffLines);
+  // A copy: reading the lines clears the reader's, and CheckUnderstood
+  // sniffs them again afterwards.
+  const std::vector<std::string> head = reader->Head(kSniffLines);
+  const std::string name = path == "-" ? "-" : path;
+  if (head.empty()) {  // nothing to read is no error: no events, no lines
+    report_.inputs.push_back(InputInfo{name, "empty", "", reader->gzip(), {}});
+    ++input_index_;
+    return true;
+  }
   std::string detected;
   FramingChoice framing;
   const InputFormat* format = Choose(head, path, &detected, &framing, error);
   if (!format) return false;
-  const std::string name = path == "-" ? "-" : path;
   if (stream_) stream_->OnInputStart(input_index_);
   std::optional<SinkThread> async;
   ParseSink* sink = this;
@@ -111,20 +124,49 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
       framing.framing ? MakeFramedParser(*framing.framing, *format, detected, name,
                                          options_.parse, head, *sink)
                       : format->CreateParser(name, options_.parse, detected, *sink);
+  parser->Prepare(head);
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();
   if (async) async->Finish();  // every event of this input seen before the next one starts
-  InputInfo info{name, format->Name(), detected,
-                 framing.framing ? framing.framing->Name() : std::string(), reader->gzip(),
-                 parser->counts()};
+  InputInfo info{name, format->Name(), detected, reader->gzip(), parser->counts()};
+  if (framing.framing) info.framing = framing.framing->Name();
   report_.summary.lines.total += info.lines.total;
   report_.summary.lines.parsed += info.lines.parsed;
   report_.summary.lines.unparsed += info.lines.unparsed;
   report_.summary.lines.skipped += info.lines.skipped;
+  report_.summary.lines.unattached += info.lines.unattached;
+  CheckUnderstood(head, *format, &info);
   report_.inputs.push_back(std::move(info));
   ++input_index_;
   return ok;
+}
+
+void Analyzer::CheckUnderstood(const std::vector<std::string>& head, const InputFormat& format,
+                               InputInfo* info) {
+  const LineCounts& n = info->lines;
+  const uint64_t claimed = n.total - n.skipped;
+  if (claimed == 0 || n.parsed * 2 >= claimed) return;
+  info->poorly_understood = true;
+  const InputFormat* better = nullptr;
+  int best_score = 0;
+  for (const auto& f : formats_) {
+    if (f.get() == &format) continue;
+    SniffResult r = f->Sniff(head, options_.parse);
+    if (r.verdict == SniffResult::Verdict::kMatch && r.score > best_score) {
+      better = f.get();
+      best_score = r.score;
+    }
+  }
+  Diagnostic d;
+  d.severity = Diagnostic::Severity::kError;
+  d.file = info->file;
+  d.message = "the " + format.Name() + " reader understood only " + std::to_string(n.parsed) +
+              " of " + std::to_string(claimed) + " lines: events may be missing; " +
+              (better ? better->Name() + " fits the first lines better (--input-format " +
+                            better->Name() + ")"
+                      : std::string("no other format fits better (--show-unparsed lists them)"));
+  report_.diagnostics.push_back(std::move(d));
 }
 
 void Analyzer::OnEvent(Event&& event) {

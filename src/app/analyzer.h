@@ -44,6 +44,10 @@ class Analyzer : public ParseSink {
   void OnDiagnostic(Diagnostic&& diag) override;
 
  private:
+  /// Flags an input whose reader understood fewer than half of the lines
+  /// it did not skip, with a diagnostic naming a format that fits better.
+  void CheckUnderstood(const std::vector<std::string>& head, const InputFormat& format,
+                       InputInfo* info);
   /// The format of an input, or, when its lines are framed (docker
   /// compose, grep, Heroku, ...), the format inside the frames with
   /// *framing set. Returns null and sets *error when nothing fits.

@@ -89,6 +89,15 @@ int RunCheck(const CheckArgs& args) {
   report.check = EvaluateCheck(report, limits);
   emitter->Write(report, std::cout);
   std::cout.flush();
+  // An input read with the wrong format, or not PostgreSQL at all, may
+  // hide deadlocks: no verdict about it.
+  for (const InputInfo& in : report.inputs) {
+    if (!in.poorly_understood) continue;
+    NoteUnparsed(report);
+    std::cerr << "lockgraph check: no verdict: " << in.file << " was not understood (" << in.lines.parsed
+              << " of " << in.lines.total - in.lines.skipped << " lines)\n";
+    return kExitError;
+  }
   std::cerr << CheckVerdict(*report.check, report) << '\n';
   if (status != kExitOk) return status;  // an unreadable input: no verdict to trust
   return report.check->Failed() ? kExitFindings : kExitOk;

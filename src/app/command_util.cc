@@ -106,6 +106,9 @@ size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std:
 }
 
 void NoteUnparsed(const Report& report) {
+  for (const Diagnostic& d : report.diagnostics)
+    if (d.severity == Diagnostic::Severity::kError)
+      std::cerr << "lockgraph: " << d.file << ": " << d.message << '\n';
   if (report.summary.lines.unparsed && report.unparsed.empty())
     std::cerr << "lockgraph: " << report.summary.lines.unparsed
               << " lines not understood (`lockgraph analyze --show-unparsed` lists them)\n";

@@ -18,11 +18,14 @@ struct InputInfo {
   std::string file;
   std::string format;    // "stderr", "csvlog", ...
   std::string detected;  // e.g. the detected log_line_prefix
+  bool gzip = false;
+  LineCounts lines;
+  /// Fewer than half of the lines it did not skip were understood: the
+  /// events may be incomplete (a diagnostic says which format fits better).
+  bool poorly_understood = false;
   /// The frame around each line (parsers/framing/: "docker-compose",
   /// "heroku", ...); empty when the lines are the server's own.
   std::string framing;
-  bool gzip = false;
-  LineCounts lines;
 };
 
 struct UnparsedLine {

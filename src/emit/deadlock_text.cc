@@ -81,6 +81,11 @@ void WriteProcessDetail(const Participant& p, const std::string& indent, std::os
   }
 }
 
+std::string SourceKindNote(const SourceSpan& source) {
+  if (source.kind == "client") return "  (client output: statements not logged)";
+  return source.kind.empty() ? "" : "  (" + Clean(source.kind) + ")";
+}
+
 void WriteDeadlockExtras(const Deadlock& d, std::ostream& out) {
   if (d.parallel) out << "  intra-query parallelism: workers of one query wait for each other\n";
   if (d.other_edges.empty()) return;

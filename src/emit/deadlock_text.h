@@ -30,6 +30,10 @@ std::string EdgeSuffix(const WaitEdge& e);
 /// and application; one line per frame of the execution stack.
 void WriteProcessDetail(const Participant& p, const std::string& indent, std::ostream& out);
 
+/// "  (client output: statements not logged)" after the source of a deadlock
+/// read from application or test output (source kind "client"); "" otherwise.
+std::string SourceKindNote(const SourceSpan& source);
+
 /// "  intra-query parallelism ..." and "  other waits:" with one line per
 /// edge not on the cycle.
 void WriteDeadlockExtras(const Deadlock& d, std::ostream& out);

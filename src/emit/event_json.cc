@@ -236,6 +236,7 @@ json EventToJson(const Event& ev) {
     j["source"] = {{"file", ev.source.file},
                    {"first_line", ev.source.first_line},
                    {"last_line", ev.source.last_line}};
+  if (!ev.source.kind.empty()) j["source"]["kind"] = ev.source.kind;  // "client"
   json s = SessionToJson(ev.session);
   if (!s.empty()) j["session"] = std::move(s);
   if (ev.truncated) j["truncated"] = true;
@@ -247,6 +248,26 @@ json EventToJson(const Event& ev) {
   return j;
 }
 
+json LinesToJson(const LineCounts& n) {
+  return {{"total", n.total}, {"parsed", n.parsed}, {"skipped", n.skipped},
+          {"unparsed", n.unparsed}, {"unattached", n.unattached}};
+}
+
+json DiagnosticsToJson(const std::vector<Diagnostic>& diagnostics) {
+  json arr = json::array();
+  for (const Diagnostic& d : diagnostics) {
+    json j = {{"severity", d.severity == Diagnostic::Severity::kError     ? "error"
+                           : d.severity == Diagnostic::Severity::kWarning ? "warning"
+                                                                          : "note"},
+              {"file", d.file}};
+    if (d.line) j["line"] = d.line;
+    j["message"] = d.message;
+    if (!d.text.empty()) j["text"] = d.text;
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+
 json SummaryToJson(const Summary& s) {
   json j = {{"deadlocks", s.deadlocks},
             {"deadlocks_incomplete", s.deadlocks_incomplete},
@@ -256,9 +277,7 @@ json SummaryToJson(const Summary& s) {
     j["chains"] = s.chains;
     j["cycles"] = s.cycles;
   }
-  j["lines"] = {{"total", s.lines.total}, {"parsed", s.lines.parsed},
-                {"unparsed", s.lines.unparsed}};
-  if (s.lines.skipped) j["lines"]["skipped"] = s.lines.skipped;
+  j["lines"] = LinesToJson(s.lines);
   return j;
 }
 
@@ -269,9 +288,8 @@ json InputsToJson(const std::vector<InputInfo>& inputs) {
     if (in.format == "stderr" || in.format == "syslog") j["log_line_prefix"] = in.detected;
     if (!in.framing.empty()) j["framing"] = in.framing;
     if (in.gzip) j["gzip"] = true;
-    j["lines"] = {{"total", in.lines.total}, {"parsed", in.lines.parsed},
-                  {"unparsed", in.lines.unparsed}};
-    if (in.lines.skipped) j["lines"]["skipped"] = in.lines.skipped;
+    j["lines"] = LinesToJson(in.lines);
+    if (in.poorly_understood) j["poorly_understood"] = true;
     arr.push_back(std::move(j));
   }
   return arr;

@@ -12,6 +12,8 @@ namespace lockgraph {
 inline constexpr int kSchemaVersion = 1;
 
 nlohmann::ordered_json EventToJson(const Event& event);
+nlohmann::ordered_json LinesToJson(const LineCounts& lines);
+nlohmann::ordered_json DiagnosticsToJson(const std::vector<Diagnostic>& diagnostics);
 nlohmann::ordered_json SummaryToJson(const Summary& summary);
 nlohmann::ordered_json InputsToJson(const std::vector<InputInfo>& inputs);
 

@@ -39,7 +39,7 @@ details .body{padding:4px 14px 10px}.count{font-weight:700;color:#b42318}
 .tag{background:#d92d20;color:#fff;border-radius:4px;padding:0 5px;font-size:11px}tr.victim td{background:#fff6f5}
 .drawn{overflow-x:auto;margin:8px 0;cursor:zoom-in}.drawn svg{max-width:100%;height:auto}.drawn.full{cursor:zoom-out}.drawn.full svg{max-width:none}
 ul.findings{padding-left:18px}.findings li{margin:4px 0}.sev{font-size:12px;border-radius:4px;padding:0 5px;color:#fff;background:#667085}
-.sev-error .sev{background:#d92d20}.sev-warning .sev{background:#dc6803}.sev-note .sev{background:#2e90fa}
+.warn{color:#b42318;font-weight:600}.sev-error .sev{background:#d92d20}.sev-warning .sev{background:#dc6803}.sev-note .sev{background:#2e90fa}
 .hint{background:#f0f9ff;border-left:3px solid #2e90fa;padding:3px 8px;margin:3px 0}.problem{color:#b42318}
 details.rulepage{margin:4px 0}details.rulepage pre{background:#f7f8fb;padding:8px;border:1px solid #e4e7ee}
 dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{color:#667085}dd{margin:0}

@@ -67,11 +67,16 @@ void WriteCounts(const Report& report, std::ostream& out) {
     out << "<div class=\"card\"><span class=\"n\">" << s.snapshots << "</span> pg_locks snapshots ("
         << s.chains << " blocking trees, " << s.cycles << " cycles)</div>";
   out << "</div>\n<p class=\"muted\">lines: " << s.lines.total << " read, " << s.lines.parsed
-      << " parsed, " << s.lines.unparsed << " not understood. Inputs:";
+      << " parsed, " << s.lines.skipped << " skipped, " << s.lines.unparsed
+      << " not understood. Inputs:";
   for (const InputInfo& in : report.inputs)
     out << " <code>" << HtmlText(in.file) << "</code> (" << HtmlText(in.format)
         << (in.gzip ? ", gzip" : "") << ")";
   out << "</p>\n";
+  for (const Diagnostic& d : report.diagnostics)
+    if (d.severity == Diagnostic::Severity::kError)
+      out << "<p class=\"warn\"><code>" << HtmlText(d.file) << "</code>: " << HtmlText(d.message)
+          << "</p>\n";
 }
 
 void WriteTopGroups(const Report& report, size_t listed, std::ostream& out) {

@@ -51,6 +51,8 @@ class JsonEmitter : public Emitter {
         lines.push_back({{"file", u.file}, {"line", u.line}, {"text", u.text}});
       out << ",\n  \"unparsed\": " << DumpJsonAt(lines, 2);
     }
+    if (!report.diagnostics.empty())
+      out << ",\n  \"diagnostics\": " << DumpJsonAt(DiagnosticsToJson(report.diagnostics), 2);
     out << ",\n  \"groups\": " << DumpJsonAt(GroupsToJson(report.groups), 2);
     out << ",\n  \"findings\": " << DumpJsonAt(FindingsToJson(report.findings), 2);
     if (report.check) out << ",\n  \"check\": " << DumpJsonAt(CheckToJson(report), 2);

@@ -28,6 +28,18 @@ namespace {
 // so that no field can start a line of its own that looks like output.
 std::string Clean(std::string_view s) { return OneLineText(s); }
 
+// "error: FILE:LINE: message: text", every part on one line.
+std::string DiagnosticText(const Diagnostic& d) {
+  std::string s = d.severity == Diagnostic::Severity::kError     ? "error: "
+                  : d.severity == Diagnostic::Severity::kWarning ? "warning: "
+                                                                 : "note: ";
+  s += Clean(d.file);
+  if (d.line) s += ":" + std::to_string(d.line);
+  s += ": " + Clean(d.message);
+  if (!d.text.empty()) s += ": " + Clean(d.text);
+  return s;
+}
+
 
 std::string Ms(double ms) {
   char buf[32];
@@ -200,7 +212,8 @@ class TextEmitter : public Emitter {
   // A deadlock's block but its label ("deadlock 3").
   void WriteDeadlock(const Event& ev, std::ostream& out) const {
     const Deadlock& d = *ev.deadlock;
-    out << "  " << Clean(ev.time) << "  " << Where(ev) << (ev.truncated ? "  [truncated]" : "") << '\n';
+    out << "  " << Clean(ev.time) << "  " << Where(ev) << SourceKindNote(ev.source)
+        << (ev.truncated ? "  [truncated]" : "") << '\n';
     std::string who = Who(ev.session);
     out << "  victim" << (d.victims.size() > 1 ? "s: " : ": ") << VictimsText(d)
         << (who.empty() ? "" : " (" + who + ")") << '\n';
@@ -279,9 +292,11 @@ class TextEmitter : public Emitter {
     FindingCounts counts = findings_;  // the events', then the run's
     counts.Add(report.findings);
     counts.Write(out);
-    out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, "
-        << s.lines.unparsed << " not understood";
-    if (s.lines.skipped) out << ", " << s.lines.skipped << " skipped";
+    out << "lines: " << s.lines.total << " read, " << s.lines.parsed << " parsed, ";
+    if (s.lines.skipped) out << s.lines.skipped << " skipped, ";
+    out << s.lines.unparsed << " not understood";
+    if (s.lines.unattached)
+      out << " (" << s.lines.unattached << " of them continuation lines with no message to attach to)";
     if (s.lines.unparsed && report.unparsed.empty()) out << " (--show-unparsed lists them)";
     out << '\n';
     for (const InputInfo& in : report.inputs) {
@@ -290,11 +305,7 @@ class TextEmitter : public Emitter {
       if (in.format == "stderr") out << ", log_line_prefix '" << Clean(in.detected) << "'";
       out << (in.gzip ? ", gzip" : "") << ")\n";
     }
-    // Notes say why lines were skipped (parsers/framing/: grep's "--",
-    // streams that are not PostgreSQL).
-    for (const Diagnostic& d : report.diagnostics)
-      if (d.severity == Diagnostic::Severity::kNote)
-        out << "note: " << Clean(d.file) << ": " << Clean(d.message) << '\n';
+    for (const Diagnostic& d : report.diagnostics) out << DiagnosticText(d) << '\n';
     for (const UnparsedLine& u : report.unparsed)
       out << "not understood: " << Clean(u.file) << ":" << u.line << ": " << Clean(u.text) << '\n';
   }

@@ -1,10 +1,11 @@
 // See line_reader.h.
 #include "io/line_reader.h"
 
+#include "io/decoder.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -20,18 +21,11 @@ std::string SystemError(const std::string& path, const char* what) {
 
 }  // namespace
 
-struct LineReader::Inflater {
-  z_stream zs{};
-  std::vector<unsigned char> in = std::vector<unsigned char>(kChunk);
-  bool ready = false;
-  ~Inflater() {
-    if (ready) inflateEnd(&zs);
-  }
-};
-
 LineReader::~LineReader() {
   if (owns_fd_ && fd_ >= 0) close(fd_);
 }
+
+std::string LineReader::compression() const { return decoder_ ? decoder_->Name() : ""; }
 
 std::unique_ptr<LineReader> LineReader::Open(const std::string& path, std::string* error) {
   std::unique_ptr<LineReader> r(new LineReader());
@@ -50,25 +44,33 @@ std::unique_ptr<LineReader> LineReader::Open(const std::string& path, std::strin
   struct stat st;
   r->regular_file_ = fstat(r->fd_, &st) == 0 && S_ISREG(st.st_mode);
   r->buf_.resize(2 * kChunk);
-  // Peek two bytes for the gzip magic; they stay in the raw buffer.
-  unsigned char magic[2];
-  long n = r->ReadRaw(reinterpret_cast<char*>(magic), 2, error);
-  if (n < 0) return nullptr;
-  if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-    r->gzip_ = true;
-    r->inflater_ = std::make_unique<Inflater>();
-    auto& zs = r->inflater_->zs;
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
-      *error = path + ": cannot start gzip decoder";
-      return nullptr;
-    }
-    r->inflater_->ready = true;
-    std::memcpy(r->inflater_->in.data(), magic, 2);
-    zs.next_in = r->inflater_->in.data();
-    zs.avail_in = 2;
+  // Peek at the magic bytes (a pipe may deliver them one read at a time).
+  unsigned char magic[kMagicBytes];
+  size_t have = 0;
+  while (have < kMagicBytes) {
+    long n = r->ReadRaw(reinterpret_cast<char*>(magic) + have, kMagicBytes - have, error);
+    if (n < 0) return nullptr;
+    if (n == 0) break;
+    have += size_t(n);
+  }
+  std::string why;
+  r->decoder_ = DecoderFor(magic, have, &why);
+  if (!r->decoder_ && !why.empty()) {
+    *error = path + ": " + why;
+    return nullptr;
+  }
+  if (r->decoder_) {
+    // The magic bytes are the first compressed input.
+    r->gzip_ = std::string(r->decoder_->Name()) == "gzip";
+    r->in_.resize(kChunk);
+    std::memcpy(r->in_.data(), magic, have);
+    r->in_len_ = have;
+    // Decode the first block now: an input that yields nothing before it
+    // is cut (one bzip2 block, say) is an error here, not an empty input.
+    if (r->Fill(kChunk, error) < 0) return nullptr;
   } else {
-    std::memcpy(r->buf_.data(), magic, size_t(n));
-    r->end_ = size_t(n);
+    std::memcpy(r->buf_.data(), magic, have);
+    r->end_ = have;
   }
   return r;
 }
@@ -92,36 +94,39 @@ long LineReader::ReadRaw(char* dst, size_t want, std::string* error) {
 long LineReader::Fill(size_t want, std::string* error) {
   if (buf_.size() < end_ + want) buf_.resize(end_ + want);
   char* dst = buf_.data() + end_;
-  if (!gzip_) {
-    long n = ReadRaw(dst, want, error);
-    if (n > 0) end_ += size_t(n);
-    return n;
-  }
-  z_stream& zs = inflater_->zs;
-  zs.next_out = reinterpret_cast<unsigned char*>(dst);
-  zs.avail_out = unsigned(want);
-  while (zs.avail_out == want) {
-    if (zs.avail_in == 0) {
-      long n = ReadRaw(reinterpret_cast<char*>(inflater_->in.data()), kChunk, error);
-      if (n < 0) return -1;
-      if (n == 0) break;
-      zs.next_in = inflater_->in.data();
-      zs.avail_in = unsigned(n);
-    }
-    int rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc == Z_STREAM_END) {
-      // Concatenated gzip members (e.g. `cat a.gz b.gz`) continue.
-      inflateReset(&zs);
-    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      *error = path_ + ": corrupt gzip data (" + (zs.msg ? zs.msg : "inflate error") + ")";
-      return -1;
-    } else if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-      continue;
-    }
-  }
-  long n = long(want - zs.avail_out);
-  end_ += size_t(n);
+  long n = decoder_ ? Decode(dst, want, error) : ReadRaw(dst, want, error);
+  if (n > 0) end_ += size_t(n);
   return n;
+}
+
+long LineReader::Decode(char* dst, size_t want, std::string* error) {
+  unsigned char* out = reinterpret_cast<unsigned char*>(dst);
+  size_t out_len = want;
+  while (out_len == want) {
+    if (in_len_ == 0 && !raw_eof_) {
+      long n = ReadRaw(reinterpret_cast<char*>(in_.data()), in_.size(), error);
+      if (n < 0) return -1;
+      in_pos_ = 0;
+      in_len_ = size_t(n);
+      raw_eof_ = n == 0;
+    }
+    const unsigned char* in = in_.data() + in_pos_;
+    const size_t before = in_len_;
+    std::string why;
+    if (!decoder_->Decode(&in, &in_len_, &out, &out_len, raw_eof_, &why)) {
+      *error = path_ + ": " + why;
+      return -1;
+    }
+    in_pos_ += before - in_len_;
+    if (raw_eof_ && in_len_ == 0 && out_len == want) {
+      // Nothing more comes out: a whole input ends at a stream boundary.
+      if (decoder_->Complete()) break;
+      *error = path_ + ": truncated " + decoder_->Name() +
+               " input: it ends inside a compressed stream (cut download or copy?)";
+      return -1;
+    }
+  }
+  return long(want - out_len);
 }
 
 const std::vector<std::string>& LineReader::Head(size_t n) {
@@ -135,11 +140,19 @@ const std::vector<std::string>& LineReader::Head(size_t n) {
       head_bytes_ += head_.back().size() + 1;
       continue;
     }
-    if (eof_) break;
+    if (eof_) {
+      // The last line of an input that does not end in a newline.
+      if (end_ > begin_ + head_bytes_) {
+        head_.emplace_back(data + begin_ + head_bytes_, end_ - begin_ - head_bytes_);
+        head_bytes_ = end_ - begin_;
+      }
+      break;
+    }
     // A pipe (tail -F | lockgraph): sniff what has come, do not wait for
     // more, or nothing would be reported until n lines arrived.
     if (!head_.empty() && !regular_file_) break;
     long got = Fill(kChunk, &error);
+    if (got < 0) pending_error_ = error;  // reported by ForEachLine
     if (got <= 0) eof_ = true;
   }
   return head_;
@@ -167,11 +180,18 @@ bool LineReader::ForEachLine(const std::function<void(std::string_view, uint64_t
     end_ = rest;
     if (eof_) break;
     long got = Fill(kChunk, error);
-    if (got < 0) return false;
+    if (got < 0) {
+      pending_error_ = *error;
+      eof_ = true;
+    }
     if (got == 0) eof_ = true;
   }
   if (end_ > begin_) fn(std::string_view(buf_.data() + begin_, end_ - begin_), ++line_no);
   begin_ = end_ = 0;
+  if (!pending_error_.empty()) {
+    *error = pending_error_;
+    return false;
+  }
   return true;
 }
 

@@ -18,6 +18,9 @@ struct SourceSpan {
   std::string file;
   uint64_t first_line = 0;
   uint64_t last_line = 0;
+  /// What kind of output held it: empty for a server log (or a snapshot);
+  /// "client" for a driver's error in application or test output.
+  std::string kind;
 };
 
 /// Session fields a log format may carry (log_line_prefix escapes, csvlog and

@@ -27,6 +27,9 @@ struct LogRecord {
   /// The record was cut (end of input inside it, a missing part, an
   /// unterminated CSV quote): keep it, but say so.
   bool truncated = false;
+  /// The record begins at a part (a DETAIL) whose primary line is not in
+  /// the input: `message`, `severity` and `sqlstate` are empty.
+  bool primary_missing = false;
 };
 
 }  // namespace lockgraph

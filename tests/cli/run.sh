@@ -43,7 +43,7 @@ check "several files: events of both, in input order" bash -c \
   "'$BIN' analyze --format json '$SAMPLE' '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; assert s[\"deadlocks\"]==2 and len(d[\"inputs\"])==2, s'"
 check "missing file: exit 2 and the path on stderr" bash -c \
   "'$BIN' analyze /nonexistent/x.log 2>&1 >/dev/null | grep -q '/nonexistent/x.log: cannot open'; test \${PIPESTATUS[0]} -eq 2"
-printf 'hello\nworld\n' >"$WORK/notes.txt"
+: >"$WORK/notes.txt"  # empty: any other text is read as application output (client)
 check "unknown format: exit 2, names the formats and the flag" bash -c \
   "'$BIN' analyze '$WORK/notes.txt' 2>'$WORK/err'; rc=\$?; test \$rc -eq 2 && grep -q 'unknown input format' '$WORK/err' && grep -q -- '--input-format' '$WORK/err'"
 check "one bad file among good ones: the good one is still reported, exit 2" bash -c \
@@ -123,6 +123,63 @@ assert r['unparsed'][0]['text'].startswith('\tProcess 6544: UPDATE accounts'), r
 wd = [e for e in w['events'] if e['type'] == 'deadlock']
 assert [e['edges'] for e in dl[1:]] == [e['edges'] for e in wd[1:]]
 PY"
+
+# bzip2, xz and zstd input (issue 15), told by magic bytes (no suffix), from a
+# file and from stdin, concatenated streams, and a cut file: an error that
+# names it (exit 2), with the events before the cut still in the report when
+# another input makes one.
+SCEN="$ROOT/samples/postgresql/scenarios.log"
+"$BIN" analyze --format json "$SCEN" >"$WORK/scen-plain.json"
+SAME_SUMMARY='import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+keys = ("deadlocks", "lock_waits", "lines")
+assert [a["summary"][k] for k in keys] == [b["summary"][k] for k in keys], (a["summary"], b["summary"])'
+for tool in bzip2 xz zstd; do
+  "$tool" -c -q "$SCEN" >"$WORK/scen-$tool"
+  check "$tool input gives the same events (magic bytes, no suffix)" bash -c \
+    "'$BIN' analyze --format json '$WORK/scen-$tool' >'$WORK/a.json' && python3 -c '$SAME_SUMMARY' '$WORK/a.json' '$WORK/scen-plain.json'"
+  check "$tool input on stdin" bash -c \
+    "'$BIN' analyze --format json - <'$WORK/scen-$tool' >'$WORK/a.json' && python3 -c '$SAME_SUMMARY' '$WORK/a.json' '$WORK/scen-plain.json'"
+  { head -n 1000 "$SCEN" | "$tool" -c -q; tail -n +1001 "$SCEN" | "$tool" -c -q; } >"$WORK/scen-$tool-two"
+  check "$tool: two concatenated streams read as one input" bash -c \
+    "'$BIN' analyze --format json '$WORK/scen-$tool-two' >'$WORK/a.json' && python3 -c '$SAME_SUMMARY' '$WORK/a.json' '$WORK/scen-plain.json'"
+  # -1: bzip2's 100k blocks, so that whole blocks come before the cut.
+  "$tool" -1 -c -q "$SCEN" >"$WORK/scen-$tool-1"
+  size=$(stat -c %s "$WORK/scen-$tool-1")
+  head -c $((size * 3 / 4)) "$WORK/scen-$tool-1" >"$WORK/cut-$tool"
+  check "$tool: a cut file is an error naming it, events before the cut reported" bash -c \
+    "'$BIN' analyze --format json '$WORK/cut-$tool' '$SAMPLE' >'$WORK/a.json' 2>'$WORK/cut.err'; test \$? -eq 2 &&
+     grep -qxF 'lockgraph: $WORK/cut-$tool: truncated $tool input: it ends inside a compressed stream (cut download or copy?)' '$WORK/cut.err' &&
+     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d[\"inputs\"])==2 and d[\"summary\"][\"deadlocks\"] > 2, d[\"summary\"]' '$WORK/a.json'"
+done
+# One bzip2 block (900k), cut: nothing decodes, the error still names the file.
+head -c $(($(stat -c %s "$WORK/scen-bzip2") / 2)) "$WORK/scen-bzip2" >"$WORK/cut-one-block"
+check "bzip2: a cut single-block file is an error naming it" bash -c \
+  "'$BIN' analyze '$WORK/cut-one-block' >/dev/null 2>'$WORK/cut.err'; test \$? -eq 2 &&
+   grep -qxF 'lockgraph: $WORK/cut-one-block: truncated bzip2 input: it ends inside a compressed stream (cut download or copy?)' '$WORK/cut.err'"
+# A cloud export (a newest-first Cloud Logging array, zstd) on stdin reads as
+# the file does.
+"$BIN" analyze --format json "$ROOT/samples/postgresql/rendered/platform-gcp-array.json" >"$WORK/gcp-file.json"
+zstd -c -q "$ROOT/samples/postgresql/rendered/platform-gcp-array.json" >"$WORK/gcp-array-zst"
+check "a zstd Cloud Logging array on stdin gives the file's events" bash -c \
+  "'$BIN' analyze --format json - <'$WORK/gcp-array-zst' >'$WORK/a.json' && python3 -c '$SAME_SUMMARY' '$WORK/a.json' '$WORK/gcp-file.json' &&
+   grep -q '\"format\": \"gcp-logging\"' '$WORK/a.json'"
+
+# Application and test output (the client format): a driver's deadlock error
+# in a test log fails `check`, whether sniffed or the fallback.
+CLIENT="$ROOT/samples/postgresql/clients"
+check "check: a deadlock in pytest output on stdin fails with exit 1" bash -c \
+  "'$BIN' check - < '$CLIENT/psycopg2.txt' >/dev/null 2>'$WORK/err'; test \$? -eq 1 && grep -q '^lockgraph check: FAIL: 2 deadlocks (limit 0): ' '$WORK/err'"
+{ for i in $(seq 1 300); do echo "test_$i PASSED"; done; cat "$CLIENT/jdbc.txt"; } >"$WORK/ci.log"
+check "check: a JDBC deadlock after 300 lines of test output fails with exit 1" bash -c \
+  "'$BIN' check '$WORK/ci.log' >/dev/null 2>&1; test \$? -eq 1"
+check "analyze: client output gives complete: false and source kind client" bash -c \
+  "'$BIN' analyze --format json '$CLIENT/node-pg.txt' | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"events\"]; assert d[\"inputs\"][0][\"format\"]==\"client\" and len(e)==2 and all(x[\"source\"][\"kind\"]==\"client\" and not x[\"complete\"] for x in e), e'"
+check "analyze: the text output notes client output" bash -c \
+  "'$BIN' analyze '$CLIENT/pgx.txt' | grep -q '(client output: statements not logged)'"
+printf 'all 12 tests passed\n' >"$WORK/green.log"
+check "check: test output without a deadlock passes with exit 0" bash -c \
+  "'$BIN' check - < '$WORK/green.log' >/dev/null 2>&1"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -78,6 +78,7 @@ inline void FuzzOneFormat(const lockgraph::InputFormat& format, const uint8_t* d
   lockgraph::SniffResult sniff = format.Sniff(head, options);
   CollectSink sink;
   auto parser = format.CreateParser("fuzz", options, sniff.detected, sink);
+  parser->Prepare(head);
   uint64_t no = 0;
   for (const std::string& line : lines) parser->ParseLine(line, ++no);
   parser->Finish();

@@ -43,10 +43,17 @@ TEST_CASE("every PostgreSQL lock tag parses into pg_locks fields", "[lock_tag]")
 }
 
 TEST_CASE("an unknown tag keeps its text and type unknown", "[lock_tag]") {
-  LockTarget t = ParsePgLockTag("кортеж (6416,42) отношения 16390 базы данных 16388");
+  LockTarget t = ParsePgLockTag("кортеж (6416,42) в отношении 16390");
   CHECK(t.type == "unknown");
   CHECK(t.fields.empty());
+  CHECK(t.text == "кортеж (6416,42) в отношении 16390");
+}
+
+TEST_CASE("a translated tag (ru, reference §9.8) is read like the English one", "[lock_tag]") {
+  LockTarget t = ParsePgLockTag("кортеж (6416,42) отношения 16390 базы данных 16388");
+  CHECK(Fields(t) == "tuple database=16388 relation=16390 page=6416 tuple=42");
   CHECK(t.text == "кортеж (6416,42) отношения 16390 базы данных 16388");
+  CHECK(t.Key() == "tuple:16388/16390/6416/42");
 }
 
 TEST_CASE("lock target keys and labels", "[lock_tag]") {

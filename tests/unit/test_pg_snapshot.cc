@@ -163,9 +163,12 @@ TEST_CASE("a row that is not a pg_locks row is counted and said why", "[snapshot
                                "transactionid,,,,,,900,,,,3/1,100\n");
   CHECK(r.summary.lines.total == 3);
   CHECK(r.summary.lines.unparsed == 2);
-  REQUIRE(r.diagnostics.size() == 2);
+  REQUIRE(r.diagnostics.size() == 3);
   CHECK(r.diagnostics[0].message == "pg_locks row not understood: granted is not t/f");
   CHECK(r.diagnostics[1].message == "pg_locks row not understood: 12 fields, the header has 16");
+  // One line of three understood: the input is flagged as read poorly.
+  CHECK(r.inputs.at(0).poorly_understood);
+  CHECK(r.diagnostics[2].message.find("the pglocks-csv reader understood only 1 of 3 lines") == 0);
 }
 
 TEST_CASE("timestamps as psql and as JSON write them", "[snapshot]") {
