@@ -97,6 +97,7 @@ FramingChoice ChooseFraming(const std::vector<std::unique_ptr<Framing>>& framing
       for (const auto& [name, lines] : split.streams) {
         SniffResult r = SniffStream(*framing, *format, lines, options);
         if (r.verdict != SniffResult::Verdict::kMatch) continue;
+        if (framing->Weak() && format->Name() == "stderr" && r.detected == "%*") continue;
         total += r.score;
         if (r.score > top) {
           top = r.score;

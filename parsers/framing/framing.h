@@ -62,6 +62,10 @@ class Framing {
   /// log_line_prefixes the platform behind this frame is known to use,
   /// tried on the inner lines before prefix detection. Default: none.
   virtual std::vector<std::string> InnerPrefixes() const { return {}; }
+  /// True when the frame alone is weak evidence (grep's `name:` fits much
+  /// application output): the inner lines must then fit a real
+  /// log_line_prefix, not stderr's catch-all `%*`. Default: false.
+  virtual bool Weak() const { return false; }
 };
 
 /// The builtin framings, most specific first (the order breaks ties).

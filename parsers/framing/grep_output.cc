@@ -21,14 +21,18 @@ bool IsDigits(std::string_view s) {
   return true;
 }
 
-/// The file name of a match line (`file:...`, no whitespace or ':' in the
-/// name), or an empty view.
+/// True when `name` may be a file name as grep prints it: no blanks,
+/// quotes, braces or brackets (`{"error":` is JSON, not a file).
+bool LooksLikeFile(std::string_view name) {
+  return !name.empty() && name.find_first_of(" \t\"'{}[]<>|,;=") == std::string_view::npos;
+}
+
+/// The file name of a match line (`file:...`), or an empty view.
 std::string_view MatchFile(std::string_view line) {
   size_t colon = line.find(':');
   if (colon == 0 || colon == std::string_view::npos) return {};
   std::string_view file = line.substr(0, colon);
-  if (file.find_first_of(" \t") != std::string_view::npos) return {};
-  return file;
+  return LooksLikeFile(file) ? file : std::string_view();
 }
 
 class GrepStripper : public FrameStripper {
@@ -97,7 +101,7 @@ class GrepStripper : public FrameStripper {
         size_t dash = rest->find('-');
         if (dash == 0 || dash == std::string_view::npos) return false;
         file = rest->substr(0, dash);
-        if (file.find_first_of(" \t:") != std::string_view::npos) return false;
+        if (!LooksLikeFile(file) || file.find(':') != std::string_view::npos) return false;
         best = file;
       }
     }
@@ -123,6 +127,7 @@ class GrepFraming : public Framing {
       const std::vector<std::string>& head) const override {
     return std::make_unique<GrepStripper>(head);
   }
+  bool Weak() const override { return true; }
 };
 
 }  // namespace

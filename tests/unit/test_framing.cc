@@ -382,3 +382,23 @@ TEST_CASE("--input-format stderr still takes the frames off", "[framing]") {
 
 }  // namespace
 }  // namespace lockgraph
+
+namespace lockgraph {
+namespace {
+
+TEST_CASE("grep's frame is weak: application output is not grep output", "[framing]") {
+  // tests/corpus/41-json-escaped-error: `{"error":` is no file name, and
+  // `DETAIL:  Key ...` would leave only stderr's catch-all prefix inside.
+  Report json = AnalyzeText(
+      "{\"error\":\"ERROR:  deadlock detected\\nDETAIL:  Process 16996 waits for ShareLock on "
+      "transaction 33905; blocked by process 22164.\\n\"}\nStatusCode: 500\n");
+  CHECK(json.inputs[0].framing.empty());
+  Report app = AnalyzeText(
+      "ActiveRecord::RecordNotUnique: PG::UniqueViolation: ERROR:  duplicate key value\n"
+      "DETAIL:  Key (id)=(1) already exists.\n"
+      "INFO: retrying after a deadlock detected earlier\n");
+  CHECK(app.inputs[0].framing.empty());
+}
+
+}  // namespace
+}  // namespace lockgraph
