@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,12 @@ struct LineCounts {
   /// Of `unparsed`: continuation lines (a TAB or spaces first) that came
   /// where no message was open to take them.
   uint64_t unattached = 0;
+};
+
+/// What a framing's frame said about a line (parsers/framing/framing.h).
+struct FrameFields {
+  std::optional<int64_t> pid;  // Heroku's `app[postgres.PID]`
+  std::string_view time;       // the frame's own time (docker -t, CloudWatch)
 };
 
 /// A line the parser did not understand, or a record it had to flag.
@@ -73,6 +80,14 @@ class LineParser {
   /// `line` has no trailing '\n' (a trailing '\r' is kept: CRLF is handled
   /// by the parser). `line_no` is 1-based.
   virtual void ParseLine(std::string_view line, uint64_t line_no) = 0;
+  /// A line taken out of a frame (parsers/framing/): `frame` holds what the
+  /// frame knew, for a parser whose lines lack it (a prefix without %p or
+  /// a time). The default ignores it.
+  virtual void ParseFramedLine(std::string_view line, uint64_t line_no,
+                               const FrameFields& frame) {
+    (void)frame;
+    ParseLine(line, line_no);
+  }
   /// Called once before the first ParseLine with the lines the format was
   /// sniffed on (the first ~200), for what a parser learns about the whole
   /// input from them (stderr: whether continuation lines kept their TAB).

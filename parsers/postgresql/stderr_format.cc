@@ -42,6 +42,7 @@ class StderrParser : public LineParser {
     }
     PrefixedLine parsed;
     if (matcher_->Match(line, &parsed, &session_)) {
+      if (frame_) UseFrame(&parsed);
       Prefixed(parsed.label);
       assembler_.OnPrefixed(parsed, line_no);
       return;
@@ -51,6 +52,15 @@ class StderrParser : public LineParser {
 
   void Prepare(const std::vector<std::string>& head) override {
     for (const std::string& line : head) tabs_seen_ = tabs_seen_ || (!line.empty() && line[0] == '\t');
+  }
+
+  /// The frame's pid and time stand in for a prefix without %p or a time
+  /// escape (Heroku: " sql_error_code = %e ").
+  void ParseFramedLine(std::string_view line, uint64_t line_no,
+                       const FrameFields& frame) override {
+    frame_ = &frame;
+    ParseLine(line, line_no);
+    frame_ = nullptr;
   }
 
   void Finish() override {
@@ -158,6 +168,11 @@ class StderrParser : public LineParser {
     return true;
   }
 
+  void UseFrame(PrefixedLine* parsed) const {
+    if (!parsed->pid) parsed->pid = frame_->pid;
+    if (parsed->time.empty()) parsed->time = frame_->time;
+  }
+
   void Unparsed(std::string_view line, uint64_t line_no) {
     ++counts_.unparsed;
     in_message_ = false;
@@ -174,6 +189,7 @@ class StderrParser : public LineParser {
   bool in_message_ = false;  // the line before belongs to a message
   bool tabs_seen_ = false;   // a continuation line kept its TAB (so all did)
   PartLabel last_label_ = PartLabel::kPrimary;  // of the last prefixed line
+  const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
 };
 
 class StderrFormat : public InputFormat {

@@ -14,17 +14,29 @@ namespace {
 
 constexpr size_t kSniffLines = 200;
 
+/// The formats a framing may hold: PostgreSQL's own text logs.
+bool IsFramable(const InputFormat& format) {
+  const std::string name = format.Name();
+  return name == "stderr" || name == "csvlog" || name == "jsonlog" || name == "syslog";
+}
+
 }  // namespace
 
 Analyzer::Analyzer(AnalyzeOptions options, EventStream* stream)
     : options_(std::move(options)),
       stream_(stream),
       formats_(RegisterBuiltinFormats()),
+      framings_(RegisterBuiltinFramings()),
       rules_(options_.rules) {}
+
+FramingChoice Analyzer::ChooseFramingOf(const std::vector<std::string>& head,
+                                        const std::vector<const InputFormat*>& inner) const {
+  return ChooseFraming(framings_, inner, head, options_.parse);
+}
 
 const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
                                     const std::string& path, std::string* detected,
-                                    std::string* error) const {
+                                    FramingChoice* framing, std::string* error) const {
   std::string names;
   for (const auto& f : formats_) names += (names.empty() ? "" : ", ") + f->Name();
   if (!options_.input_format.empty()) {
@@ -32,6 +44,15 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
       if (f->Name() != options_.input_format) continue;
       SniffResult r = f->Sniff(head, options_.parse);
       *detected = r.detected;
+      // A forced format may still sit inside frames: unless its own lines
+      // fit better, the frames come off.
+      if (IsFramable(*f)) {
+        FramingChoice c = ChooseFramingOf(head, {f.get()});
+        if (c.framing && (r.verdict != SniffResult::Verdict::kMatch || c.score > r.score)) {
+          *framing = c;
+          *detected = c.detected;
+        }
+      }
       return f.get();
     }
     *error = "unknown --input-format '" + options_.input_format + "' (formats: " + names + ")";
@@ -42,7 +63,9 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
   const InputFormat* best = nullptr;
   std::pair<bool, int> best_rank{false, 0};
   std::string reasons;
+  std::vector<const InputFormat*> framable;
   for (const auto& f : formats_) {
+    if (IsFramable(*f)) framable.push_back(f.get());
     SniffResult r = f->Sniff(head, options_.parse);
     const std::pair<bool, int> rank{!r.fallback, r.score};
     if (r.verdict == SniffResult::Verdict::kMatch && rank > best_rank) {
@@ -53,13 +76,22 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
       reasons += "\n  " + f->Name() + ": " + r.reason;
     }
   }
+  // Framed lines also fit stderr's catch-all prefix "%*" (any text before
+  // the severity): a framing wins over any catch-all match, and over a
+  // format that fits fewer lines than carry the frame.
+  FramingChoice c = ChooseFramingOf(head, framable);
+  if (c.framing && (!best || !best_rank.first || c.score > best_rank.second)) {
+    *framing = c;
+    *detected = c.detected;
+    return c.inner;
+  }
   // No log of a server: application or test output (`pytest | lockgraph
   // check -`), read for the deadlocks a driver printed.
   for (const auto& f : formats_)
     if (!best && f->ReadsAnyText()) best = f.get();
   if (!best) {
-    *error = path + ": unknown input format" + reasons + "\nforce one with --input-format (" +
-             names + ")";
+    *error = path + ": unknown input format" + reasons + c.reason +
+             "\nforce one with --input-format (" + names + ")";
   }
   return best;
 }
@@ -72,12 +104,17 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   const std::vector<std::string> head = reader->Head(kSniffLines);
   const std::string name = path == "-" ? "-" : path;
   if (head.empty()) {  // nothing to read is no error: no events, no lines
-    report_.inputs.push_back(InputInfo{name, "empty", "", reader->gzip(), {}});
+    InputInfo empty;
+    empty.file = name;
+    empty.format = "empty";
+    empty.gzip = reader->gzip();
+    report_.inputs.push_back(std::move(empty));
     ++input_index_;
     return true;
   }
   std::string detected;
-  const InputFormat* format = Choose(head, path, &detected, error);
+  FramingChoice framing;
+  const InputFormat* format = Choose(head, path, &detected, &framing, error);
   if (!format) return false;
   if (stream_) stream_->OnInputStart(input_index_);
   std::optional<SinkThread> async;
@@ -86,13 +123,22 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
     const size_t kept = std::min(report_.unparsed.size(), options_.keep_unparsed);
     sink = &async.emplace(*this, options_.keep_unparsed - kept);
   }
-  std::unique_ptr<LineParser> parser = format->CreateParser(name, options_.parse, detected, *sink);
+  std::unique_ptr<LineParser> parser =
+      framing.framing ? MakeFramedParser(*framing.framing, *format, detected, name,
+                                         options_.parse, head, *sink)
+                      : format->CreateParser(name, options_.parse, detected, *sink);
   parser->Prepare(head);
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();
   if (async) async->Finish();  // every event of this input seen before the next one starts
-  InputInfo info{name, format->Name(), detected, reader->gzip(), parser->counts()};
+  InputInfo info;
+  info.file = name;
+  info.format = format->Name();
+  info.detected = detected;
+  info.gzip = reader->gzip();
+  info.lines = parser->counts();
+  if (framing.framing) info.framing = framing.framing->Name();
   report_.summary.lines.total += info.lines.total;
   report_.summary.lines.parsed += info.lines.parsed;
   report_.summary.lines.unparsed += info.lines.unparsed;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/report.h"
+#include "parsers/framing/framed_parser.h"
 #include "parsers/input_format.h"
 #include "rules/rule_engine.h"
 
@@ -50,12 +51,20 @@ class Analyzer : public ParseSink {
   /// it did not skip, with a diagnostic naming a format that fits better.
   void CheckUnderstood(const std::vector<std::string>& head, const InputFormat& format,
                        InputInfo* info);
+  /// The format of an input, or, when its lines are framed (docker
+  /// compose, grep, Heroku, ...), the format inside the frames with
+  /// *framing set. Returns null and sets *error when nothing fits.
   const InputFormat* Choose(const std::vector<std::string>& head, const std::string& path,
-                            std::string* detected, std::string* error) const;
+                            std::string* detected, FramingChoice* framing,
+                            std::string* error) const;
+  /// The framing that fits `head` with an inner format among `inner`.
+  FramingChoice ChooseFramingOf(const std::vector<std::string>& head,
+                                const std::vector<const InputFormat*>& inner) const;
 
   AnalyzeOptions options_;
   EventStream* stream_;
   std::vector<std::unique_ptr<InputFormat>> formats_;
+  std::vector<std::unique_ptr<Framing>> framings_;
   Report report_;
   size_t input_index_ = 0;
   std::vector<size_t> event_input_;  // input index of each collected event

@@ -23,6 +23,9 @@ struct InputInfo {
   /// Fewer than half of the lines it did not skip were understood: the
   /// events may be incomplete (a diagnostic says which format fits better).
   bool poorly_understood = false;
+  /// The frame around each line (parsers/framing/: "docker-compose",
+  /// "heroku", ...); empty when the lines are the server's own.
+  std::string framing;
 };
 
 struct UnparsedLine {

@@ -286,6 +286,7 @@ json InputsToJson(const std::vector<InputInfo>& inputs) {
   for (const InputInfo& in : inputs) {
     json j = {{"file", in.file}, {"format", in.format}};
     if (in.format == "stderr" || in.format == "syslog") j["log_line_prefix"] = in.detected;
+    if (!in.framing.empty()) j["framing"] = in.framing;
     if (in.gzip) j["gzip"] = true;
     j["lines"] = LinesToJson(in.lines);
     if (in.poorly_understood) j["poorly_understood"] = true;

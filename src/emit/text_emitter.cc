@@ -301,6 +301,7 @@ class TextEmitter : public Emitter {
     out << '\n';
     for (const InputInfo& in : report.inputs) {
       out << "input: " << Clean(in.file) << " (" << in.format;
+      if (!in.framing.empty()) out << " in " << Clean(in.framing) << " frames";
       if (in.format == "stderr") out << ", log_line_prefix '" << Clean(in.detected) << "'";
       out << (in.gzip ? ", gzip" : "") << ")\n";
     }

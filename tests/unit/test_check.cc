@@ -116,7 +116,7 @@ TEST_CASE("github: workflow-command escaping of properties and messages", "[chec
   g.signature = "00ff";
   g.count = 1;
   g.first_time = g.last_time = "t";
-  g.first_source = g.last_source = {"a,b:c%d\r\ne.log", 3, 4};
+  g.first_source = g.last_source = {"a,b:c%d\r\ne.log", 3, 4, {}};
   g.members = {{"fp:1", "ShareLock transactionid", "update t set a = ? -- 100%"}};
   report.groups.push_back(g);
   std::unique_ptr<Emitter> github;
