@@ -18,16 +18,8 @@ class DockerComposeStripper : public FrameStripper {
     std::string_view g[2];
     *out = StrippedLine();
     if (!MatchFrame(kFrame, SkipAnsi(line), g, 2)) return;
-    std::string_view rest = SkipAnsi(line.substr(g[0].data() + g[0].size() - line.data()));
     // `docker compose logs -t`: "2026-12-02T10:15:18.556123456Z line".
-    size_t ts = Rfc3339Length(rest, nullptr);
-    if (ts && rest.size() > ts && rest[ts] == ' ') {
-      out->time = rest.substr(0, ts);
-      rest.remove_prefix(ts + 1);
-    }
-    out->kind = StrippedLine::Kind::kLine;
-    out->stream = g[1];
-    out->inner = rest;
+    TakeTimedLine(g[1], SkipAnsi(line.substr(g[0].data() + g[0].size() - line.data())), out);
   }
 };
 

@@ -1,6 +1,8 @@
 // See frame_util.h.
 #include "parsers/framing/frame_util.h"
 
+#include "parsers/framing/framing.h"
+
 #include <re2/re2.h>
 
 namespace lockgraph {
@@ -53,6 +55,17 @@ size_t Rfc3339Length(std::string_view s, size_t* fraction_digits) {
       s[i + 3] == ':' && Digits(s, i + 4, 2))
     return i + 6;
   return 0;
+}
+
+void TakeTimedLine(std::string_view stream, std::string_view rest, StrippedLine* out) {
+  size_t ts = Rfc3339Length(rest, nullptr);
+  if (ts && rest.size() > ts && rest[ts] == ' ') {
+    out->time = rest.substr(0, ts);
+    rest.remove_prefix(ts + 1);
+  }
+  out->kind = StrippedLine::Kind::kLine;
+  out->stream = stream;
+  out->inner = rest;
 }
 
 }  // namespace lockgraph

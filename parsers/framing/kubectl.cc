@@ -17,15 +17,7 @@ class KubectlStripper : public FrameStripper {
     std::string_view g[2];
     *out = StrippedLine();
     if (!MatchFrame(kFrame, line, g, 2)) return;
-    std::string_view rest = line.substr(g[0].size());
-    size_t ts = Rfc3339Length(rest, nullptr);
-    if (ts && rest.size() > ts && rest[ts] == ' ') {
-      out->time = rest.substr(0, ts);
-      rest.remove_prefix(ts + 1);
-    }
-    out->kind = StrippedLine::Kind::kLine;
-    out->stream = g[1];
-    out->inner = rest;
+    TakeTimedLine(g[1], line.substr(g[0].size()), out);
   }
 };
 

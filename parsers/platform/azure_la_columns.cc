@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "parsers/postgresql/labels.h"
+#include "text/number.h"
 
 namespace lockgraph {
 namespace {
@@ -78,14 +79,6 @@ bool ParseLaHeaderLine(std::string_view line, LaHeader* h) {
 
 namespace {
 
-template <typename T>
-std::optional<T> ToNumber(std::string_view s) {
-  T value{};
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return value;
-}
-
 constexpr char kSep = '\x1e';  // between packed fields (ASCII record separator)
 
 }  // namespace
@@ -125,7 +118,7 @@ LogRecord UnpackRecord(std::string_view packed, const std::string& file, uint64_
   LogRecord r;
   r.source = {file, line_no, line_no, {}};
   r.time = f[kTime];
-  r.pid = ToNumber<int64_t>(f[kPid]);
+  r.pid = ParseNumber<int64_t>(f[kPid]);
   r.severity = CanonicalSeverity(f[kSeverity]);
   r.sqlstate = f[kSqlstate];
   r.message = f[kMessage];
@@ -139,12 +132,12 @@ LogRecord UnpackRecord(std::string_view packed, const std::string& file, uint64_
   s.application = f[kApplication];
   s.host = f[kHost];
   s.session_id = f[kSessionId];
-  s.session_line = ToNumber<uint64_t>(f[kSessionLine]);
+  s.session_line = ParseNumber<uint64_t>(f[kSessionLine]);
   s.command_tag = f[kCommandTag];
   s.vxid = f[kVxid];
-  s.xid = ToNumber<uint64_t>(f[kXid]);
+  s.xid = ParseNumber<uint64_t>(f[kXid]);
   s.backend_type = f[kBackendType];
-  s.query_id = ToNumber<int64_t>(f[kQueryId]);
+  s.query_id = ParseNumber<int64_t>(f[kQueryId]);
   return r;
 }
 

@@ -8,31 +8,16 @@
 #include <utility>
 
 #include "parsers/postgresql/catalog_match.h"
+#include "parsers/postgresql/message_text.h"
 #include "parsers/postgresql/messages.h"
 
 namespace lockgraph {
 namespace {
 
-re2::StringPiece Piece(std::string_view s) { return {s.data(), s.size()}; }
-std::string Str(const re2::StringPiece& p) { return std::string(p.data(), p.size()); }
-
-int64_t ToInt(std::string_view s) {
-  int64_t v = 0;
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
-}
-
-std::vector<std::string_view> SplitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) nl = text.size();
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
+using message_text::Piece;
+using message_text::SplitLines;
+using message_text::Str;
+using message_text::ToInt;
 
 // A translated row-wait CONTEXT line (XactLockTableWaitErrorCb's eight
 // strings); the action is named as in English.

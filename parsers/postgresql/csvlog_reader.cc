@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "parsers/postgresql/labels.h"
+#include "text/number.h"
 
 namespace lockgraph {
 namespace {
@@ -24,14 +25,6 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // 23 columns in 9.6 - 12, 24 in 13 (backend_type), 26 from 14 on.
 bool IsCsvlogWidth(size_t n) { return n == 23 || n == 24 || n == 26; }
-
-template <typename T>
-std::optional<T> ToNumber(std::string_view s) {
-  T value{};
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return value;
-}
 
 }  // namespace
 
@@ -153,7 +146,7 @@ LogRecord CsvlogReader::BuildRecord(bool truncated) const {
   r.source = {file_, first_line_, first_line_ + record_lines_ - 1, {}};
   r.truncated = truncated;
   r.time = get(kLogTime);
-  r.pid = ToNumber<int64_t>(get(kProcessId));
+  r.pid = ParseNumber<int64_t>(get(kProcessId));
   r.severity = CanonicalSeverity(get(kErrorSeverity));
   r.sqlstate = get(kSqlState);
   r.message = get(kMessage);
@@ -167,13 +160,13 @@ LogRecord CsvlogReader::BuildRecord(bool truncated) const {
   s.database = get(kDatabaseName);
   s.host = get(kConnectionFrom);
   s.session_id = get(kSessionId);
-  s.session_line = ToNumber<uint64_t>(get(kSessionLineNum));
+  s.session_line = ParseNumber<uint64_t>(get(kSessionLineNum));
   s.command_tag = get(kCommandTag);
   s.vxid = get(kVxid);
-  s.xid = ToNumber<uint64_t>(get(kXid));
+  s.xid = ParseNumber<uint64_t>(get(kXid));
   s.application = get(kApplicationName);
   s.backend_type = get(kBackendType);
-  if (n == 26) s.query_id = ToNumber<int64_t>(get(kQueryId));
+  if (n == 26) s.query_id = ParseNumber<int64_t>(get(kQueryId));
   return r;
 }
 

@@ -1,26 +1,19 @@
 // See event_builder.h. Deadlock reports: reference §3.1; lock waits: §3.2.
 #include "parsers/postgresql/event_builder.h"
 
-#include <charconv>
-
 #include "graph/wait_for_graph.h"
 #include "parsers/postgresql/catalog_match.h"
 #include "parsers/postgresql/cursor_position.h"
 #include "parsers/postgresql/lock_wait_tracker.h"
 #include "parsers/postgresql/messages.h"
 #include "parsers/postgresql/relation_names.h"
+#include "text/number.h"
 
 namespace lockgraph {
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-std::optional<int64_t> ToPid(const std::string& id) {
-  int64_t v = 0;
-  auto r = std::from_chars(id.data(), id.data() + id.size(), v);
-  if (r.ec != std::errc() || r.ptr != id.data() + id.size()) return std::nullopt;
-  return v;
-}
 bool Contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 // "deadlock detected" in English and in every translation of the server
@@ -80,7 +73,7 @@ Event MakeDeadlock(const LogRecord& r) {
   // The victim is the only participant whose session the record describes.
   for (Participant& p : d.processes)
     if (p.id == d.victim) p.session = r.session;
-  if (!ev.pid && !d.victim.empty()) ev.pid = ToPid(d.victim);
+  if (!ev.pid && !d.victim.empty()) ev.pid = ParseNumber<int64_t>(d.victim);
   ev.deadlock = std::move(d);
   return ev;
 }

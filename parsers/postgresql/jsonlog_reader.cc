@@ -10,9 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "emit/text_safety.h"
 #include "parsers/postgresql/jsonlog_prefilter.h"
 #include "parsers/postgresql/labels.h"
+#include "text/number.h"
+#include "text/utf8.h"
 
 namespace lockgraph {
 namespace {
@@ -52,14 +53,6 @@ Key LookupKey(std::string_view name) {
   };
   auto it = kKeys.find(name);
   return it == kKeys.end() ? Key::kNone : it->second;
-}
-
-template <typename T>
-std::optional<T> ToNumber(std::string_view s) {
-  T value{};
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return value;
 }
 
 void ClearRecord(LogRecord* r) {
@@ -165,10 +158,10 @@ std::string* Handler::TextField() {
 bool Handler::Text(std::string_view v) {
   // CloudNativePG writes every column as a string, numbers included.
   switch (key_) {
-    case Key::kPid: r_->pid = ToNumber<int64_t>(v); break;
-    case Key::kLineNum: r_->session.session_line = ToNumber<uint64_t>(v); break;
-    case Key::kXid: r_->session.xid = ToNumber<uint64_t>(v); break;
-    case Key::kQueryId: r_->session.query_id = ToNumber<int64_t>(v); break;
+    case Key::kPid: r_->pid = ParseNumber<int64_t>(v); break;
+    case Key::kLineNum: r_->session.session_line = ParseNumber<uint64_t>(v); break;
+    case Key::kXid: r_->session.xid = ParseNumber<uint64_t>(v); break;
+    case Key::kQueryId: r_->session.query_id = ParseNumber<int64_t>(v); break;
     default:
       if (std::string* field = TextField()) field->assign(v);
   }

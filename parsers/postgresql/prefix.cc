@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "parsers/postgresql/labels.h"
+#include "text/number.h"
 
 namespace lockgraph {
 namespace {
@@ -27,14 +28,6 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
   return s;
-}
-
-template <typename T>
-std::optional<T> Number(std::string_view s) {
-  T v{};
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
-  return v;
 }
 
 // "[unknown]" (and its translations) means the field has no value.
@@ -159,7 +152,7 @@ std::optional<int64_t> PrefixMatcher::QuickPid(std::string_view prefix) const {
     size_t digits = pos + pid_before_.size(), end = digits;
     while (end < prefix.size() && prefix[end] >= '0' && prefix[end] <= '9') ++end;
     if (end > digits && prefix.substr(end, pid_after_.size()) == pid_after_)
-      return Number<int64_t>(prefix.substr(digits, end - digits));
+      return ParseNumber<int64_t>(prefix.substr(digits, end - digits));
   }
   return std::nullopt;
 }
@@ -259,13 +252,13 @@ void PrefixMatcher::Fill(std::string_view line, const re2::StringPiece* groups,
   if (out->sqlstate == "00000") out->sqlstate = {};
   out->text = text;
   out->time = Trim(group(time_group_));
-  out->pid = pid_group_ ? Number<int64_t>(group(pid_group_)) : std::nullopt;
+  out->pid = pid_group_ ? ParseNumber<int64_t>(group(pid_group_)) : std::nullopt;
   if (!pid_group_) {
     // No %p: the auto prefix (%*) still finds "[1234]" or "postgres[1234]".
     re2::StringPiece before(line.data(), text.data() - line.data());
     static const RE2 kBracketPid(R"(\[(\d+)\])");
     re2::StringPiece pid;
-    if (RE2::PartialMatch(before, kBracketPid, &pid)) out->pid = Number<int64_t>(View(pid));
+    if (RE2::PartialMatch(before, kBracketPid, &pid)) out->pid = ParseNumber<int64_t>(View(pid));
     static const RE2 kTime(R"((\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?: ?[A-Za-z]{2,5}|[+\-]\d\d(?::?\d\d)?)?))");
     re2::StringPiece time;
     if (!time_group_ && RE2::PartialMatch(before, kTime, &time)) out->time = View(time);
@@ -280,9 +273,9 @@ void PrefixMatcher::Fill(std::string_view line, const re2::StringPiece* groups,
     session->backend_type = Trim(group(btype_group_));
     session->command_tag = Trim(group(tag_group_));
     session->vxid = group(vxid_group_);
-    session->xid = xid_group_ ? Number<uint64_t>(group(xid_group_)) : std::nullopt;
-    session->session_line = line_group_ ? Number<uint64_t>(group(line_group_)) : std::nullopt;
-    session->query_id = qid_group_ ? Number<int64_t>(group(qid_group_)) : std::nullopt;
+    session->xid = xid_group_ ? ParseNumber<uint64_t>(group(xid_group_)) : std::nullopt;
+    session->session_line = line_group_ ? ParseNumber<uint64_t>(group(line_group_)) : std::nullopt;
+    session->query_id = qid_group_ ? ParseNumber<int64_t>(group(qid_group_)) : std::nullopt;
   }
 }
 

@@ -2,6 +2,7 @@
 // described in reference §6.5 (write_syslog: one record per physical line,
 // lines over 900 bytes cut at a word boundary, seq shared across forks).
 #include "parsers/postgresql/syslog_chunks.h"
+#include "text/number.h"
 
 #include <re2/re2.h>
 
@@ -12,14 +13,6 @@ namespace lockgraph {
 namespace {
 
 std::string_view View(const re2::StringPiece& p) { return {p.data(), p.size()}; }
-
-template <typename T>
-std::optional<T> ToNumber(std::string_view s) {
-  T value{};
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return value;
-}
 
 bool StartsWithTab(std::string_view s) { return !s.empty() && s.front() == '\t'; }
 
@@ -55,14 +48,14 @@ bool ParseSyslogFrame(std::string_view line, SyslogFrame* out) {
   if (!kFrame.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(),
                     RE2::ANCHOR_START, g, 8))
     return false;
-  auto pid = ToNumber<int64_t>(View(g[4]));
+  auto pid = ParseNumber<int64_t>(View(g[4]));
   if (!pid) return false;
   out->time = View(g[1]);
   out->host = View(g[2]);
   out->ident = View(g[3]);
   out->pid = *pid;
-  out->seq = g[6].data() ? ToNumber<uint64_t>(View(g[6])) : std::nullopt;
-  out->chunk = g[7].data() ? ToNumber<uint64_t>(View(g[7])) : std::nullopt;
+  out->seq = g[6].data() ? ParseNumber<uint64_t>(View(g[6])) : std::nullopt;
+  out->chunk = g[7].data() ? ParseNumber<uint64_t>(View(g[7])) : std::nullopt;
   out->message = line.substr(g[5].data() - line.data());
   out->text = line.substr(g[0].size());
   return true;

@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include "text/utf8.h"  // ValidUtf8, for the emitters
+
 namespace lockgraph {
 
-/// Replaces every invalid UTF-8 sequence by U+FFFD.
-std::string ValidUtf8(std::string_view text);
 
 /// ValidUtf8, and control characters other than '\n' and '\t' written as
 /// "\x1b" (so ESC, BEL and NUL reach no terminal).
