@@ -10,6 +10,7 @@
 #include "app/check_gate.h"
 #include "app/command_util.h"
 #include "app/commands.h"
+#include "emit/text_safety.h"
 #include "watch/duration.h"
 
 namespace lockgraph {
@@ -94,7 +95,7 @@ int RunCheck(const CheckArgs& args) {
   for (const InputInfo& in : report.inputs) {
     if (!in.poorly_understood) continue;
     NoteUnparsed(report);
-    std::cerr << "lockgraph check: no verdict: " << in.file << " was not understood (" << in.lines.parsed
+    std::cerr << "lockgraph check: no verdict: " << OneLineText(in.file) << " was not understood (" << in.lines.parsed
               << " of " << in.lines.total - in.lines.skipped << " lines)\n";
     return kExitError;
   }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/commands.h"
+#include "emit/text_safety.h"
 
 namespace lockgraph {
 
@@ -110,7 +111,7 @@ size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std:
 void NoteUnparsed(const Report& report) {
   for (const Diagnostic& d : report.diagnostics)
     if (d.severity == Diagnostic::Severity::kError)
-      std::cerr << "lockgraph: " << d.file << ": " << d.message << '\n';
+      std::cerr << "lockgraph: " << OneLineText(d.file) << ": " << OneLineText(d.message) << '\n';
   if (report.summary.lines.unparsed && report.unparsed.empty())
     std::cerr << "lockgraph: " << report.summary.lines.unparsed
               << " lines not understood (`lockgraph analyze --show-unparsed` lists them)\n";
