@@ -9,19 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "client_problems.h"
 #include "support.h"
 
 namespace lockgraph {
 namespace {
 
-const char* const kNoStatements =
-    "client output: the statements are not in it (\"See server log for query details\")";
-const char* const kVictimInferred =
-    "victim inferred: the first waiter of the DETAIL, the backend that detected the deadlock "
-    "(its error is the one the client printed)";
-const char* const kNoDetail =
-    "no DETAIL in the client output: the driver or the application printed only the message, "
-    "so the cycle is unknown";
+using namespace lockgraph::test;  // the client problems
 
 std::string Sample(const std::string& name) {
   return test::ReadFile(std::string(LOCKGRAPH_SAMPLES_DIR) + "/postgresql/clients/" + name);
