@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "app/report.h"
+#include "analysis/report.h"
 #include "parsers/framing/framed_parser.h"
 #include "parsers/input_format.h"
 #include "rules/rule_engine.h"

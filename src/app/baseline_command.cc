@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "app/baseline.h"
+#include "gate/baseline.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "watch/duration.h"

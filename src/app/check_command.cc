@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "app/check_gate.h"
+#include "gate/check_gate.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "emit/text_safety.h"
@@ -87,7 +87,8 @@ int RunCheck(const CheckArgs& args) {
     std::cerr << "lockgraph check: no verdict: no input could be read\n";
     return kExitError;
   }
-  report.check = EvaluateCheck(report, limits);
+  const CheckResult check = EvaluateCheck(report, limits);
+  emitter->set_check(&check);
   emitter->Write(report, std::cout);
   std::cout.flush();
   // An input read with the wrong format, or not PostgreSQL at all, may
@@ -99,9 +100,9 @@ int RunCheck(const CheckArgs& args) {
               << " of " << in.lines.total - in.lines.skipped << " lines)\n";
     return kExitError;
   }
-  std::cerr << CheckVerdict(*report.check, report) << '\n';
+  std::cerr << CheckVerdict(check, report) << '\n';
   if (status != kExitOk) return status;  // an unreadable input: no verdict to trust
-  return report.check->Failed() ? kExitFindings : kExitOk;
+  return check.Failed() ? kExitFindings : kExitOk;
 }
 
 }  // namespace

@@ -5,8 +5,7 @@
 
 namespace lockgraph {
 
-nlohmann::ordered_json CheckToJson(const Report& report) {
-  const CheckResult& c = *report.check;
+nlohmann::ordered_json CheckToJson(const CheckResult& c, const Report& report) {
   nlohmann::ordered_json waits = nlohmann::ordered_json::array();
   for (const LongWait& w : c.long_waits) {
     const Event& ev = report.events[w.event];
@@ -30,8 +29,7 @@ nlohmann::ordered_json CheckToJson(const Report& report) {
   return j;
 }
 
-void WriteCheckText(const Report& report, std::ostream& out) {
-  const CheckResult& c = *report.check;
+void WriteCheckText(const CheckResult& c, std::ostream& out) {
   out << "check: " << (c.Failed() ? "FAIL" : "ok") << '\n';
   for (const std::string& b : c.broken) out << "  broken: " << PrintableText(b) << '\n';
   if (c.has_baseline)

@@ -6,17 +6,18 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "app/report.h"
+#include "analysis/report.h"
+#include "gate/check_result.h"
 
 namespace lockgraph {
 
 /// {"passed", "broken": [...], "new_deadlocks", "known_deadlocks",
 ///  "new_signatures": [...], "long_waits": [{key, waited_ms, known, file,
 ///  first_line}], "fail_on": [...], "baseline", "stale": [...]}.
-nlohmann::ordered_json CheckToJson(const Report& report);
+nlohmann::ordered_json CheckToJson(const CheckResult& check, const Report& report);
 
 /// "check: FAIL" or "check: ok", then one line per broken limit and per
 /// stale baseline entry. Log text goes through PrintableText.
-void WriteCheckText(const Report& report, std::ostream& out);
+void WriteCheckText(const CheckResult& check, std::ostream& out);
 
 }  // namespace lockgraph

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "app/check_gate.h"
+#include "gate/check_gate.h"
 
 namespace lockgraph {
 namespace {
@@ -88,14 +88,15 @@ std::string FindingText(const Finding& f) {
   return t;
 }
 
-bool GroupFails(const Report& report, const DeadlockGroup& group) {
-  if (!report.check) return true;
-  return report.check->deadlocks_failed && report.check->IsNew(group.signature);
+bool GroupFails(const CheckResult* check, const DeadlockGroup& group) {
+  if (!check) return true;
+  return check->deadlocks_failed && check->IsNew(group.signature);
 }
 
-bool FindingFails(const Report& report, const Event* event, const Finding& f) {
-  if (!report.check) return f.severity == Severity::kError;
-  return report.check->FailsOn(f.rule_id) && IsNewFinding(*report.check, report, event, f);
+bool FindingFails(const CheckResult* check, const Report& report, const Event* event,
+                  const Finding& f) {
+  if (!check) return f.severity == Severity::kError;
+  return check->FailsOn(f.rule_id) && IsNewFinding(*check, report, event, f);
 }
 
 }  // namespace lockgraph

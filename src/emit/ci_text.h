@@ -5,7 +5,8 @@
 
 #include <string>
 
-#include "app/report.h"
+#include "analysis/report.h"
+#include "gate/check_result.h"
 
 namespace lockgraph {
 
@@ -35,12 +36,13 @@ std::string FindingText(const Finding& finding);
 /// "file:first-last".
 std::string SourceText(const SourceSpan& source);
 
-/// Fails the run: any deadlock group without a check (analyze), else a new
+/// Fails the run: any deadlock group without a check (analyze: null), else a new
 /// group when the deadlock limit is broken.
-bool GroupFails(const Report& report, const DeadlockGroup& group);
+bool GroupFails(const CheckResult* check, const DeadlockGroup& group);
 
 /// A finding (of `event`, or run-level when null) that --fail-on names and
 /// the baseline does not cover.
-bool FindingFails(const Report& report, const Event* event, const Finding& finding);
+bool FindingFails(const CheckResult* check, const Report& report, const Event* event,
+                  const Finding& finding);
 
 }  // namespace lockgraph

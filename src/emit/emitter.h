@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "app/report.h"
+#include "analysis/report.h"
+#include "gate/check_result.h"
 
 namespace lockgraph {
 
@@ -37,9 +38,13 @@ class Emitter {
   /// Writes the whole report (streaming emitters: only what is left).
   virtual void Write(const Report& report, std::ostream& out) = 0;
   void set_options(const EmitOptions& options) { options_ = options; }
+  /// What `lockgraph check` decided (gate/), read by Write; null (analyze)
+  /// when there is no verdict. The caller keeps it alive.
+  void set_check(const CheckResult* check) { check_ = check; }
 
  protected:
   EmitOptions options_;
+  const CheckResult* check_ = nullptr;
 };
 
 std::unique_ptr<Emitter> MakeTextEmitter();

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/report.h"
+#include "analysis/report.h"
 
 namespace lockgraph {
 

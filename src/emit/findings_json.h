@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/report.h"
+#include "analysis/report.h"
 
 namespace lockgraph {
 

@@ -6,7 +6,7 @@
 // as U+FFFD (text_safety.h), so that no ESC or NUL reaches the job log.
 #include <cstdio>
 
-#include "app/baseline.h"
+#include "gate/baseline.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
 #include "emit/text_safety.h"
@@ -75,7 +75,7 @@ class GithubEmitter : public Emitter {
 
   void Write(const Report& report, std::ostream& out) override {
     for (const DeadlockGroup& g : report.groups) {
-      Annotate(GroupFails(report, g) ? "error" : "notice", &g.first_source,
+      Annotate(GroupFails(check_, g) ? "error" : "notice", &g.first_source,
                "lockgraph: deadlock " + g.signature + " x" + std::to_string(g.count),
                GroupTitle(g) + "\n" + GroupText(report, g), out);
     }
@@ -83,13 +83,13 @@ class GithubEmitter : public Emitter {
       for (const Finding& f : ev.findings)
         if (!ev.deadlock || IsGroupExample(report, ev)) AnnotateFinding(report, &ev, f, out);
     for (const Finding& f : report.findings) AnnotateFinding(report, nullptr, f, out);
-    if (!report.check) return;
-    for (const LongWait& w : report.check->long_waits) {
+    if (!check_) return;
+    for (const LongWait& w : check_->long_waits) {
       const Event& ev = report.events[w.event];
       Annotate(w.known ? "notice" : "error", &ev.source, "lockgraph: " + WaitTitle(ev),
                WaitText(ev), out);
     }
-    for (const std::string& stale : report.check->stale)
+    for (const std::string& stale : check_->stale)
       Annotate("notice", nullptr, "lockgraph: baseline entry no longer seen", stale, out);
   }
 
@@ -101,10 +101,10 @@ class GithubEmitter : public Emitter {
     return true;
   }
 
-  static void AnnotateFinding(const Report& report, const Event* ev, const Finding& f,
-                              std::ostream& out) {
-    const char* command = FindingFails(report, ev, f) ? "error" : Command(f.severity);
-    if (report.check && !FindingFails(report, ev, f) && f.severity == Severity::kError)
+  void AnnotateFinding(const Report& report, const Event* ev, const Finding& f,
+                       std::ostream& out) {
+    const char* command = FindingFails(check_, report, ev, f) ? "error" : Command(f.severity);
+    if (check_ && !FindingFails(check_, report, ev, f) && f.severity == Severity::kError)
       command = "warning";  // check decides what fails: only --fail-on rules are errors
     Annotate(command, ev ? &ev->source : nullptr,
              "lockgraph: " + f.rule_id + " " + f.rule_name, f.message + "\nfix: " + f.hint, out);

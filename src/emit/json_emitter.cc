@@ -55,7 +55,7 @@ class JsonEmitter : public Emitter {
       out << ",\n  \"diagnostics\": " << DumpJsonAt(DiagnosticsToJson(report.diagnostics), 2);
     out << ",\n  \"groups\": " << DumpJsonAt(GroupsToJson(report.groups), 2);
     out << ",\n  \"findings\": " << DumpJsonAt(FindingsToJson(report.findings), 2);
-    if (report.check) out << ",\n  \"check\": " << DumpJsonAt(CheckToJson(report), 2);
+    if (check_) out << ",\n  \"check\": " << DumpJsonAt(CheckToJson(*check_, report), 2);
     out << ",\n  \"summary\": " << DumpJsonAt(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 

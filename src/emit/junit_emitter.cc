@@ -11,7 +11,7 @@
 #include <map>
 #include <sstream>
 
-#include "app/baseline.h"
+#include "gate/baseline.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
 #include "emit/text_safety.h"
@@ -68,10 +68,10 @@ class JunitEmitter : public Emitter {
     for (const DeadlockGroup& g : report.groups) {
       pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", GroupTitle(g), &c);
       SetFile(tc, g.first_source);
-      if (GroupFails(report, g))
+      if (GroupFails(check_, g))
         Fail(tc, "deadlock", GroupTitle(g), GroupText(report, g), &c);
     }
-    if (report.check) AddCheckCases(report, suite, &c);
+    if (check_) AddCheckCases(report, suite, &c);
     if (c.tests == 0) AddCase(suite, "lockgraph.deadlocks", "no deadlocks", &c);
     for (pugi::xml_node n : {suites, suite}) {
       n.append_attribute("name") = n == suites ? "lockgraph" : "lockgraph check";
@@ -87,7 +87,7 @@ class JunitEmitter : public Emitter {
   // Lock waits over the limit, one case per key; --fail-on rules; stale
   // baseline entries.
   void AddCheckCases(const Report& report, pugi::xml_node suite, Counts* c) const {
-    const CheckResult& check = *report.check;
+    const CheckResult& check = *check_;
     std::map<std::string, std::vector<const LongWait*>> by_key;
     for (const LongWait& w : check.long_waits) by_key[w.key].push_back(&w);
     for (const auto& [key, waits] : by_key) {
@@ -112,7 +112,7 @@ class JunitEmitter : public Emitter {
                    Counts* c) const {
     std::string text, first;
     auto add = [&](const Event* ev, const Finding& f) {
-      if (f.rule_id != rule || !FindingFails(report, ev, f)) return;
+      if (f.rule_id != rule || !FindingFails(check_, report, ev, f)) return;
       if (first.empty()) first = FindingTitle(f);
       text += (ev ? SourceText(ev->source) + ": " : std::string()) + FindingText(f) + "\n\n";
     };

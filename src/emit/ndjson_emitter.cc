@@ -25,7 +25,7 @@ class NdjsonEmitter : public Emitter {
     for (auto& [key, value] : summary.items()) j[key] = value;
     j["groups"] = GroupsToJson(report.groups);
     j["findings"] = FindingsToJson(report.findings);
-    if (report.check) j["check"] = CheckToJson(report);
+    if (check_) j["check"] = CheckToJson(*check_, report);
     out << DumpJson(j, -1) << '\n';
   }
 };

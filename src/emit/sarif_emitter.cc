@@ -12,8 +12,8 @@
 #include <cctype>
 
 #include "analysis/signature.h"
-#include "app/baseline.h"
-#include "app/check_gate.h"
+#include "gate/baseline.h"
+#include "gate/check_gate.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
 #include "rules/rule.h"
@@ -126,7 +126,7 @@ class SarifEmitter : public Emitter {
     for (const Event& ev : report.events)
       if (ev.lock_wait)
         for (const Finding& f : ev.findings) results.push_back(FindingResult(report, &ev, f));
-    if (report.check) AddCheck(report, results);
+    if (check_) AddCheck(report, results);
     for (const Finding& f : report.findings) results.push_back(FindingResult(report, nullptr, f));
     json run = {{"tool",
                  {{"driver",
@@ -150,18 +150,18 @@ class SarifEmitter : public Emitter {
   }
 
   void Baseline(const Report& report, bool known, json& r) const {
-    if (report.check && report.check->has_baseline) r["baselineState"] = known ? "unchanged" : "new";
+    if (check_ && check_->has_baseline) r["baselineState"] = known ? "unchanged" : "new";
   }
 
   void AddGroup(const Report& report, const DeadlockGroup& g, json& results) const {
-    const bool fails = GroupFails(report, g);
+    const bool fails = GroupFails(check_, g);
     json r = Result(kDeadlockRule, fails ? "error" : "note",
                     GroupTitle(g) + "\n" + GroupText(report, g));
     r["locations"] = Location(g.first_source);
     r["partialFingerprints"] = {{"lockgraphSignature/v1", g.signature}};
     r["properties"] = {{"count", g.count}, {"firstSeen", g.first_time},
                        {"lastSeen", g.last_time}, {"rules", g.rules}};
-    Baseline(report, report.check && !report.check->IsNew(g.signature), r);
+    Baseline(report, check_ && !check_->IsNew(g.signature), r);
     results.push_back(std::move(r));
     if (const Event* ev = GroupExample(report, g))
       for (const Finding& f : ev->findings) results.push_back(FindingResult(report, ev, f));
@@ -177,15 +177,15 @@ class SarifEmitter : public Emitter {
       identity += "|" + FindingKey(f);
     }
     r["partialFingerprints"] = {{"lockgraphFinding/v1", Fnv1a64Hex(identity)}};
-    if (report.check) {
-      Baseline(report, !IsNewFinding(*report.check, report, ev, f), r);
-      r["properties"] = {{"failsCheck", FindingFails(report, ev, f)}};
+    if (check_) {
+      Baseline(report, !IsNewFinding(*check_, report, ev, f), r);
+      r["properties"] = {{"failsCheck", FindingFails(check_, report, ev, f)}};
     }
     return r;
   }
 
   void AddCheck(const Report& report, json& results) const {
-    const CheckResult& c = *report.check;
+    const CheckResult& c = *check_;
     for (const LongWait& w : c.long_waits) {
       const Event& ev = report.events[w.event];
       json r = Result(kWaitRule, w.known ? "note" : "error", WaitText(ev));

@@ -74,7 +74,7 @@ class TextEmitter : public Emitter {
       out << '\n';
     }
     WriteSummary(report, out);
-    if (report.check) WriteCheckText(report, out);
+    if (check_) WriteCheckText(*check_, out);
   }
 
  private:

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/report.h"
+#include "analysis/report.h"
 
 namespace lockgraph {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "analysis/redact.h"
-#include "app/report.h"
+#include "analysis/report.h"
 #include "emit/emitter.h"
 #include "parsers/builtin_formats.h"
 #include "parsers/input_format.h"

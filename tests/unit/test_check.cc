@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/check_gate.h"
+#include "gate/check_gate.h"
 #include "emit/emitter.h"
 #include "support.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/report.h"
+#include "analysis/report.h"
 
 namespace lockgraph {
 

@@ -1,5 +1,5 @@
 // See check_gate.h.
-#include "app/check_gate.h"
+#include "gate/check_gate.h"
 
 #include <algorithm>
 #include <cstdio>

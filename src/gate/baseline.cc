@@ -1,6 +1,6 @@
 // See baseline.h. The file is written with nlohmann_json (keys in a fixed
 // order, entries sorted) so that a baseline diff shows only what changed.
-#include "app/baseline.h"
+#include "gate/baseline.h"
 
 #include <algorithm>
 #include <fstream>

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "analysis/deadlock_groups.h"
-#include "app/check_result.h"
 #include "model/event.h"
 #include "parsers/input_format.h"
 
@@ -55,8 +54,6 @@ struct Report {
   std::vector<Finding> findings;
   /// Deadlocks grouped by signature, largest group first.
   std::vector<DeadlockGroup> groups;
-  /// Set by `lockgraph check`: what is new and what broke a limit.
-  std::optional<CheckResult> check;
 };
 
 /// Receives events as the input streams (ndjson), before any sorting.

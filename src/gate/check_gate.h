@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "app/baseline.h"
-#include "app/report.h"
+#include "analysis/report.h"
+#include "gate/baseline.h"
+#include "gate/check_result.h"
 
 namespace lockgraph {
 
