@@ -7,7 +7,7 @@
 
 #include "analysis/signature.h"
 #include "rules/postgresql/builtin_rules.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

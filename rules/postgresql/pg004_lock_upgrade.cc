@@ -3,7 +3,7 @@
 // or every process waiting to write the one row they all name.
 // docs/rules/PG004.md.
 #include "rules/postgresql/builtin_rules.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

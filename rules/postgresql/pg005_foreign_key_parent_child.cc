@@ -3,7 +3,7 @@
 // waits for a row lock of a transaction that locks rows of another table,
 // against FOR UPDATE, DELETE or key updates of the parent. docs/rules/PG005.md.
 #include "rules/postgresql/builtin_rules.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

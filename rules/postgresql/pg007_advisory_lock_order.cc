@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "rules/postgresql/builtin_rules.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

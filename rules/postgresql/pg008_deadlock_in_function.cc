@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "rules/postgresql/builtin_rules.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

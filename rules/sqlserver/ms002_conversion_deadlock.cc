@@ -4,7 +4,7 @@
 // read and write in one statement. docs/rules/MS002.md.
 #include <set>
 
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

@@ -5,7 +5,7 @@
 // predicate. docs/rules/MS003.md.
 #include <algorithm>
 
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

@@ -3,7 +3,7 @@
 // read committed, READ_COMMITTED_SNAPSHOT removes the reader's S locks.
 // Silent when MS001 (key lookup, a special case) already explained the
 // event. docs/rules/MS004.md.
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

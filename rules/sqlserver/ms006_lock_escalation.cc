@@ -3,7 +3,7 @@
 // name rows and ask for no table lock: its row locks were escalated. Table
 // locks asked for with TABLOCK/TABLOCKX are not escalation (silent).
 // docs/rules/MS006.md.
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

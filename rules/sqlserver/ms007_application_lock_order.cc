@@ -1,7 +1,7 @@
 // MS007 application-lock-order: application locks (sp_getapplock) in the
 // cycle, each process holding the resource another one waits for: the
 // resources were taken in different orders. docs/rules/MS007.md.
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

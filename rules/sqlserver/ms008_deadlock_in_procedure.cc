@@ -4,7 +4,7 @@
 // show. docs/rules/MS008.md.
 #include <set>
 
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 #include "rules/sqlserver/builtin_rules.h"
 #include "rules/sqlserver/ms_text.h"
 

@@ -1,7 +1,7 @@
 // See ms_text.h.
 #include "rules/sqlserver/ms_text.h"
 
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph::ms_rules {
 

@@ -15,47 +15,20 @@
 # Needs: PostgreSQL 15 server + client, python3.
 set -uo pipefail
 
-BIN=${1:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-CLUSTER="$ROOT/scripts/pg-cluster.sh"
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+e2e_begin e2e-check "${1:-}"
 VALIDATOR="$ROOT/tests/sarif/node_modules/.bin/sarif-multitool"
-if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
-
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/lockgraph-e2e-check.XXXXXX) || exit 2
-chmod 755 "$WORK"
-PGDIR="$WORK/pg"
-cleanup() {
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-  if [ -n "${KEEP_E2E_WORK:-}" ]; then echo "e2e-check: work dir kept: $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail_all() { echo "FAIL  e2e check - $1"; echo "0 passed, 1 failed"; exit 1; }
-[ -x "$BIN" ] || fail_all "lockgraph binary not found: '$BIN'"
-command -v python3 >/dev/null || fail_all "python3 is required"
-
-# shellcheck source=../../scripts/scenarios.sh
-source "$ROOT/scripts/scenarios.sh"
 # shellcheck source=../../scripts/rule-scenarios.sh
 source "$ROOT/scripts/rule-scenarios.sh"
-started=""
-for attempt in 1 2 3 4 5; do
-  PORT=${LOCKGRAPH_E2E_PORT:-$(lg_free_port)}
-  [ -n "$PORT" ] || continue
-  if "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/cluster-start.out" 2>&1; then started=1; break; fi
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-done
-[ -n "$started" ] || { cat "$WORK/cluster-start.out"; fail_all "could not start a PostgreSQL cluster"; }
-echo "e2e-check: cluster on 127.0.0.1:$PORT in $PGDIR"
+e2e_start_cluster || e2e_fail_all "could not start a PostgreSQL cluster"
 
 LG_PG_PORT=$PORT
 LG_LOGDIR="$PGDIR/log"
 LG_WORKDIR="$WORK/scenarios"
 LOG="$PGDIR/log/postgresql.log"
-lg_setup && lg_rule_setup || fail_all "setup failed"
+lg_setup && lg_rule_setup || e2e_fail_all "setup failed"
 
 # The pair deadlock of part 1: customer names in the statements (for --redact).
 _lg_check_pair() {
@@ -72,11 +45,11 @@ mark() {
   return 1
 }
 
-mark 0 || fail_all "the server log is not written"
-_lg_run check_pair _lg_check_pair || fail_all "the pair deadlock scenario failed"
-scenario_lock_wait || fail_all "the lock wait scenario failed"
-mark 1 || fail_all "mark 1 not logged"
-scenario_rule_shape_ring 0 || fail_all "the ring deadlock scenario failed"
+mark 0 || e2e_fail_all "the server log is not written"
+_lg_run check_pair _lg_check_pair || e2e_fail_all "the pair deadlock scenario failed"
+scenario_lock_wait || e2e_fail_all "the lock wait scenario failed"
+mark 1 || e2e_fail_all "mark 1 not logged"
+scenario_rule_shape_ring 0 || e2e_fail_all "the ring deadlock scenario failed"
 "$CLUSTER" stop "$PGDIR"        # flushes the log
 n1=$(grep -n "lg-check-mark-1" "$LOG" | head -n1 | cut -d: -f1)
 head -n "$n1" "$LOG" >"$WORK/part1.log"

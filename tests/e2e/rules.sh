@@ -12,47 +12,20 @@
 # Needs: PostgreSQL 15 server + client (psql, pgbench), python3.
 set -uo pipefail
 
-BIN=${1:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-CLUSTER="$ROOT/scripts/pg-cluster.sh"
-if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
-
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/lockgraph-e2e-rules.XXXXXX) || exit 2
-chmod 755 "$WORK"
-PGDIR="$WORK/pg"
-cleanup() {
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-  if [ -n "${KEEP_E2E_WORK:-}" ]; then echo "e2e-rules: work dir kept: $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail_all() { echo "FAIL  e2e rules - $1"; echo "0 passed, 1 failed"; exit 1; }
-[ -x "$BIN" ] || fail_all "lockgraph binary not found: '$BIN'"
-command -v python3 >/dev/null || fail_all "python3 is required"
-
-# shellcheck source=../../scripts/scenarios.sh
-source "$ROOT/scripts/scenarios.sh"
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+e2e_begin e2e-rules "${1:-}"
 # shellcheck source=../../scripts/rule-scenarios.sh
 source "$ROOT/scripts/rule-scenarios.sh"
-started=""
-for attempt in 1 2 3 4 5; do
-  PORT=$(lg_free_port)
-  [ -n "$PORT" ] || continue
-  if "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/cluster-start.out" 2>&1; then started=1; break; fi
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-done
-[ -n "$started" ] || { cat "$WORK/cluster-start.out"; fail_all "could not start a PostgreSQL cluster"; }
-echo "e2e-rules: cluster on 127.0.0.1:$PORT in $PGDIR"
+e2e_start_cluster || e2e_fail_all "could not start a PostgreSQL cluster"
 
 LG_PG_PORT=$PORT
 LG_LOGDIR="$PGDIR/log"
 LG_WORKDIR="$WORK/scenarios"
-lg_setup && lg_rule_setup || fail_all "setup failed"
-lg_all_rule_scenarios || fail_all "a rule scenario failed (outputs in $LG_WORKDIR)"
-lg_rule_two_shapes 6 4 || fail_all "the two-shapes scenarios failed"
+lg_setup && lg_rule_setup || e2e_fail_all "setup failed"
+lg_all_rule_scenarios || e2e_fail_all "a rule scenario failed (outputs in $LG_WORKDIR)"
+lg_rule_two_shapes 6 4 || e2e_fail_all "the two-shapes scenarios failed"
 echo "e2e-rules: scenarios ran in $((SECONDS - T0)) s"
 "$CLUSTER" stop "$PGDIR"        # flushes the three log files
 

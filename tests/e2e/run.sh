@@ -12,35 +12,11 @@
 # Needs: PostgreSQL 15 server + client (psql, pgbench), python3.
 set -uo pipefail
 
-BIN=${1:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-CLUSTER="$ROOT/scripts/pg-cluster.sh"
-if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+e2e_begin e2e "${1:-}"
 
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/lockgraph-e2e.XXXXXX) || exit 2
-chmod 755 "$WORK"                 # the postgres user must reach $WORK/pg
-PGDIR="$WORK/pg"
-cleanup() {
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-  if [ -n "${KEEP_E2E_WORK:-}" ]; then echo "e2e: work dir kept: $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PASSED=0
-FAILED=0
-check() {  # check pass|fail NAME DETAIL
-  if [ "$1" = pass ]; then PASSED=$((PASSED + 1)); echo "PASS  $2${3:+ - $3}"
-  else FAILED=$((FAILED + 1)); echo "FAIL  $2${3:+ - $3}"; fi
-}
-finish() {
-  echo "e2e: took $((SECONDS - T0)) s"
-  echo "$PASSED passed, $FAILED failed"
-  [ "$FAILED" -eq 0 ]
-  exit $?
-}
 # The 12 checks, in order; when a prerequisite fails the rest are reported as failed.
 ALL_CHECKS=(
   "scenarios ran against a live server"
@@ -63,22 +39,7 @@ fail_rest() {  # fail_rest FROM_INDEX REASON
 }
 
 # ---- cluster and scenarios ------------------------------------------------------------
-command -v python3 >/dev/null || { echo "e2e: python3 is required"; fail_rest 0 "no python3"; }
-# shellcheck source=../../scripts/scenarios.sh
-source "$ROOT/scripts/scenarios.sh"
-started=""
-for attempt in 1 2 3 4 5; do
-  PORT=$(lg_free_port)
-  [ -n "$PORT" ] || continue
-  if "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/cluster-start.out" 2>&1; then started=1; break; fi
-  echo "e2e: start on port $PORT failed (attempt $attempt)"
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-done
-if [ -z "$started" ]; then
-  cat "$WORK/cluster-start.out"
-  fail_rest 0 "could not start a PostgreSQL cluster"
-fi
-echo "e2e: cluster on 127.0.0.1:$PORT in $PGDIR"
+e2e_start_cluster || fail_rest 0 "could not start a PostgreSQL cluster"
 
 LG_PG_PORT=$PORT
 LG_LOGDIR="$PGDIR/log"

@@ -16,61 +16,22 @@
 # Needs: PostgreSQL 14+ server and client, python3.
 set -uo pipefail
 
-BIN=${1:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-CLUSTER="$ROOT/scripts/pg-cluster.sh"
-if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
-
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/lockgraph-e2e-watch.XXXXXX) || exit 2
-chmod 755 "$WORK"
-PGDIR="$WORK/pg"
-BG_PIDS=()
-cleanup() {
-  for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-  if [ -n "${KEEP_E2E_WORK:-}" ]; then echo "e2e_watch: work dir kept: $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PASSED=0
-FAILED=0
-check() {  # check pass|fail NAME [DETAIL]
-  if [ "$1" = pass ]; then PASSED=$((PASSED + 1)); echo "PASS  $2${3:+ - $3}"
-  else FAILED=$((FAILED + 1)); echo "FAIL  $2${3:+ - $3}"; fi
-}
-finish() {
-  echo "e2e_watch: took $((SECONDS - T0)) s"
-  echo "$PASSED passed, $FAILED failed"
-  [ "$FAILED" -eq 0 ]
-  exit $?
-}
-[ -n "$BIN" ] && [ -x "$BIN" ] || { check fail "lockgraph binary" "not found: '$BIN'"; finish; }
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+e2e_begin e2e_watch "${1:-}"
 # Under AddressSanitizer (scripts/test.sh): one known libpqxx 6.4 leak when a backend
 # dies during a query (see the file); full stacks so that the suppression matches.
 export LSAN_OPTIONS="suppressions=$HERE/lsan-libpqxx.supp:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-command -v python3 >/dev/null || { check fail "python3" "required"; finish; }
 
 # ---- cluster ----------------------------------------------------------------------------
-source "$ROOT/scripts/scenarios.sh"
 source "$ROOT/scripts/watch-scenarios.sh"
-started=""
-for attempt in 1 2 3 4 5; do
-  PORT=$(lg_free_port)
-  [ -n "$PORT" ] || continue
-  if PGCLUSTER_EXTRA_CONF="log_statement = 'all'" \
-     "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/cluster-start.out" 2>&1; then started=1; break; fi
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-done
-[ -n "$started" ] || { cat "$WORK/cluster-start.out"; check fail "cluster" "could not start"; finish; }
+e2e_start_cluster "log_statement = 'all'" || { check fail "cluster" "could not start"; finish; }
 LG_PG_PORT=$PORT
 LG_WORKDIR="$WORK/scenarios"
 lg_setup >/dev/null && lgw_setup || { check fail "setup" "lg_setup/lgw_setup failed"; finish; }
 DSN="host=127.0.0.1 port=$PORT user=postgres dbname=$LG_PG_DB"
 PSQL=("$(_lg_bindir)/psql" -X -h 127.0.0.1 -p "$PORT" -U postgres -d "$LG_PG_DB")
-echo "e2e_watch: cluster on 127.0.0.1:$PORT in $PGDIR"
 
 # ---- exact checks (python reads lockgraph's JSON and the scenario pids) -----------------
 pids_file() {

@@ -14,60 +14,21 @@
 # Prints one line per check and "N passed, M failed". Needs PostgreSQL 14+, python3.
 set -uo pipefail
 
-BIN=${1:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-CLUSTER="$ROOT/scripts/pg-cluster.sh"
-if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
-
-T0=$SECONDS
-WORK=$(mktemp -d /tmp/lockgraph-e2e-faults.XXXXXX) || exit 2
-chmod 755 "$WORK"
-PGDIR="$WORK/pg"
-BG_PIDS=()
-cleanup() {
-  for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-  if [ -n "${KEEP_E2E_WORK:-}" ]; then echo "e2e_watch_faults: work dir kept: $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PASSED=0
-FAILED=0
-check() {  # check pass|fail NAME [DETAIL]
-  if [ "$1" = pass ]; then PASSED=$((PASSED + 1)); echo "PASS  $2${3:+ - $3}"
-  else FAILED=$((FAILED + 1)); echo "FAIL  $2${3:+ - $3}"; fi
-}
-finish() {
-  echo "e2e_watch_faults: took $((SECONDS - T0)) s"
-  echo "$PASSED passed, $FAILED failed"
-  [ "$FAILED" -eq 0 ]
-  exit $?
-}
-[ -n "$BIN" ] && [ -x "$BIN" ] || { check fail "lockgraph binary" "not found: '$BIN'"; finish; }
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+e2e_begin e2e_watch_faults "${1:-}"
 export LSAN_OPTIONS="suppressions=$HERE/lsan-libpqxx.supp:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # ---- cluster: created, set up, stopped again (watch must start against nothing) -----
-source "$ROOT/scripts/scenarios.sh"
 # 100,000 advisory locks in one session need room in the shared lock table.
 CONF="max_locks_per_transaction = 512"  # x 300 connections
-started=""
-for attempt in 1 2 3 4 5; do
-  PORT=$(lg_free_port)
-  [ -n "$PORT" ] || continue
-  if PGCLUSTER_EXTRA_CONF="$CONF" "$CLUSTER" start "$PGDIR" "$PORT" >"$WORK/start.out" 2>&1; then
-    started=1; break
-  fi
-  "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
-done
-[ -n "$started" ] || { cat "$WORK/start.out"; check fail "cluster" "could not start"; finish; }
+e2e_start_cluster "$CONF" || { check fail "cluster" "could not start"; finish; }
 PSQL=("$(_lg_bindir)/psql" -X -q -At -h 127.0.0.1 -p "$PORT" -U postgres -d postgres)
 "${PSQL[@]}" -v ON_ERROR_STOP=1 -c "CREATE TABLE queue (id int)" \
   -c "CREATE ROLE lg_monitor LOGIN" >/dev/null || { check fail "setup" "psql failed"; finish; }
 "$CLUSTER" stop "$PGDIR" >/dev/null 2>&1
 DSN="host=127.0.0.1 port=$PORT user=postgres dbname=postgres"
-echo "e2e_watch_faults: cluster on 127.0.0.1:$PORT in $PGDIR"
 
 # ---- helpers ----------------------------------------------------------------------
 # session APP SQL: a psql session in the background (its backend ends with the server).

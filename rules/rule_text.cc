@@ -1,5 +1,5 @@
 // See rule_text.h.
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph::pg_rules {
 
