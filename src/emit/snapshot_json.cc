@@ -86,6 +86,10 @@ void WaitChangeFields(const WaitChange& w, json& j) {
   j["waiter"] = BackendToJson(w.waiter, std::nullopt);
   j["blocked_by"] = IdsToJson(w.blocked_by);
   if (w.waited_ms) j["waited_ms"] = Ms(*w.waited_ms);
+  if (!w.previous_mode.empty()) {
+    j["previous_mode"] = w.previous_mode;
+    j["previous_lock"] = LockToJson(w.previous_lock);
+  }
 }
 
 }  // namespace

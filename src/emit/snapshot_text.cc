@@ -61,7 +61,8 @@ std::string SnapshotText::Paint(const char* code, const std::string& s) const {
 }
 
 bool SnapshotText::Write(const Event& ev, std::ostream& out) {
-  if (ev.snapshot) WriteSnapshot(ev, out);
+  if (ev.type == EventType::kChainEnded || ev.type == EventType::kCycleEnded) WriteEnded(ev, out);
+  else if (ev.snapshot) WriteSnapshot(ev, out);
   else if (ev.chain && !ev.chain->members.empty()) WriteChain(ev, out);
   else if (ev.cycle && !ev.cycle->members.empty()) WriteCycle(ev, out);
   else if (ev.wait_change) WriteWaitChange(ev, out);
@@ -169,13 +170,31 @@ void SnapshotText::WriteCycle(const Event& ev, std::ostream& out) {
   out << '\n';
 }
 
+void SnapshotText::WriteEnded(const Event& ev, std::ostream& out) const {
+  const bool chain = ev.type == EventType::kChainEnded;
+  out << (chain ? "chain ended" : "cycle ended") << "  " << Time(ev) << "  " << Where(ev) << ": ";
+  if (chain && ev.chain && !ev.chain->members.empty()) {
+    out << "root blocker " << Clean(ev.chain->members.front().backend.id) << " no longer blocks "
+        << Plural(ev.chain->members.size() - 1, "waiter", "waiters");
+  } else if (ev.cycle && !ev.cycle->members.empty()) {
+    for (const Backend& b : ev.cycle->members) out << Clean(b.id) << " -> ";
+    out << Clean(ev.cycle->members.front().id) << " no longer wait in a circle";
+  }
+  out << '\n';
+}
+
 void SnapshotText::WriteWaitChange(const Event& ev, std::ostream& out) const {
   const WaitChange& w = *ev.wait_change;
   const bool started = ev.type == EventType::kWaitStarted;
-  out << (started ? "wait started" : "wait ended") << "  " << Time(ev) << "  " << Where(ev)
-      << ": " << Clean(w.waiter.id) << (started ? " waits" : " waited");
-  if (!started && w.waited_ms) out << " at most " << Duration(*w.waited_ms);
+  const bool changed = ev.type == EventType::kWaitChanged;
+  out << (started ? "wait started" : changed ? "wait changed" : "wait ended") << "  " << Time(ev)
+      << "  " << Where(ev) << ": " << Clean(w.waiter.id)
+      << (started ? " waits" : changed ? " still waits" : " waited");
+  if (changed && w.waited_ms) out << " (" << Duration(*w.waited_ms) << " so far)";
+  else if (!started && w.waited_ms) out << " at most " << Duration(*w.waited_ms);
   out << " for " << Clean(w.waiter.wait_mode) << " on " << Clean(w.waiter.wait_lock.Label());
+  if (changed)
+    out << " (was " << Clean(w.previous_mode) << " on " << Clean(w.previous_lock.Label()) << ")";
   std::string by;
   for (const std::string& b : w.blocked_by) by += (by.empty() ? "" : ", ") + Clean(b);
   if (!by.empty()) out << ", blocked by " << by;

@@ -26,6 +26,7 @@ class SnapshotText {
   void WriteSnapshot(const Event& ev, std::ostream& out) const;
   void WriteChain(const Event& ev, std::ostream& out);
   void WriteCycle(const Event& ev, std::ostream& out);
+  void WriteEnded(const Event& ev, std::ostream& out) const;
   void WriteWaitChange(const Event& ev, std::ostream& out) const;
   std::string RootLine(const Backend& root) const;
   std::string WaitLine(const Backend& waiter, const std::vector<WaitEdge>& edges) const;

@@ -19,6 +19,9 @@ const char* EventTypeName(EventType t) {
     case EventType::kCycle: return "cycle";
     case EventType::kWaitStarted: return "wait_started";
     case EventType::kWaitEnded: return "wait_ended";
+    case EventType::kWaitChanged: return "wait_changed";
+    case EventType::kChainEnded: return "chain_ended";
+    case EventType::kCycleEnded: return "cycle_ended";
   }
   return "unknown";
 }

@@ -240,10 +240,18 @@ struct SnapshotInfo {
 struct WaitChange {
   Backend waiter;
   std::vector<std::string> blocked_by;
-  std::optional<double> waited_ms;  // wait_ended: at most this long
+  /// wait_ended: at most this long; wait_changed: at least this long so far.
+  std::optional<double> waited_ms;
+  /// wait_changed: what it waited for at the last poll (its blocker went
+  /// away and it now waits for another lock, in the same statement).
+  std::string previous_mode;
+  LockTarget previous_lock;
 };
 
-enum class EventType { kDeadlock, kLockWait, kSnapshot, kChain, kCycle, kWaitStarted, kWaitEnded };
+enum class EventType {
+  kDeadlock, kLockWait, kSnapshot, kChain, kCycle,
+  kWaitStarted, kWaitEnded, kWaitChanged, kChainEnded, kCycleEnded
+};
 
 /// One event. Exactly one of `deadlock`, `lock_wait`, `snapshot`, `chain`,
 /// `cycle`, `wait_change` is set, per `type`.
@@ -263,7 +271,7 @@ struct Event {
   std::optional<SnapshotInfo> snapshot;  // kSnapshot
   std::optional<BlockingTree> chain;     // kChain
   std::optional<WaitCycle> cycle;        // kCycle
-  std::optional<WaitChange> wait_change; // kWaitStarted, kWaitEnded
+  std::optional<WaitChange> wait_change; // kWaitStarted, kWaitEnded, kWaitChanged
   /// What the rules found about this event (rules/rule.h), in rule order.
   std::vector<Finding> findings;
   /// Deadlocks: the grouping key that ignores pids, xids, times and literal

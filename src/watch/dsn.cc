@@ -9,8 +9,14 @@ namespace {
 
 bool EndsWithPassword(std::string_view key) {
   constexpr std::string_view kPassword = "password";
-  return key.size() >= kPassword.size() && key.substr(key.size() - kPassword.size()) == kPassword;
+  if (key.size() < kPassword.size()) return false;
+  std::string_view tail = key.substr(key.size() - kPassword.size());
+  for (size_t i = 0; i < tail.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(tail[i])) != kPassword[i]) return false;
+  return true;
 }
+
+bool IsDbname(std::string_view key) { return key == "dbname"; }
 
 std::string MaskUri(std::string_view uri, size_t scheme_end) {
   std::string out(uri.substr(0, scheme_end));
@@ -49,6 +55,15 @@ std::string MaskUri(std::string_view uri, size_t scheme_end) {
   return out;
 }
 
+std::string MaskNested(std::string_view value) {
+  bool quoted = value.size() >= 2 && value.front() == '\'' && value.back() == '\'';
+  std::string_view inner = quoted ? value.substr(1, value.size() - 2) : value;
+  if (inner.find('=') == std::string_view::npos && inner.find("://") == std::string_view::npos)
+    return std::string(value);
+  std::string masked = MaskDsn(inner);
+  return quoted ? "'" + masked + "'" : masked;
+}
+
 // key = value pairs; the value of a *password key becomes ***.
 std::string MaskKeywords(std::string_view s) {
   std::string out;
@@ -75,12 +90,25 @@ std::string MaskKeywords(std::string_view s) {
         ++i;
       }
     }
-    out += EndsWithPassword(key) ? std::string("***") : std::string(s.substr(value_start, i - value_start));
+    std::string_view value = s.substr(value_start, i - value_start);
+    if (EndsWithPassword(key)) out += "***";
+    else if (IsDbname(key)) out += MaskNested(value);  // libpq expands a conninfo or URI there
+    else out += value;
   }
   return out;
 }
 
 }  // namespace
+
+std::string MaskSecrets(std::string_view text, const std::vector<std::string>& secrets) {
+  std::string out(text);
+  for (const std::string& secret : secrets) {
+    if (secret.empty()) continue;
+    for (size_t at = out.find(secret); at != std::string::npos; at = out.find(secret, at + 3))
+      out.replace(at, secret.size(), "***");
+  }
+  return out;
+}
 
 std::string MaskDsn(std::string_view dsn) {
   for (std::string_view scheme : {"postgresql://", "postgres://"})

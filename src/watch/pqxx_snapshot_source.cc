@@ -1,6 +1,7 @@
 // SnapshotSource over libpqxx 6.4: one connection per server, set up so that
 // the poller cannot harm it (docs/watch.md#safety). Every libpqxx exception
 // is caught here and becomes a Result; none leaves this file.
+#include <libpq-fe.h>
 #include <pqxx/pqxx>
 
 #include <chrono>
@@ -15,18 +16,52 @@
 namespace lockgraph {
 namespace {
 
+// The passwords an error might echo back: those of the DSN as libpq reads
+// it (a conninfo or URI given as dbname included), and PGPASSWORD.
+void CollectSecrets(const std::string& dsn, int depth, std::vector<std::string>* out) {
+  char* err = nullptr;
+  PQconninfoOption* options = PQconninfoParse(dsn.c_str(), &err);
+  if (err) PQfreemem(err);
+  if (!options) return;
+  for (PQconninfoOption* o = options; o->keyword; ++o) {
+    if (!o->val || !*o->val) continue;
+    std::string key = o->keyword, val = o->val;
+    if (key == "password" || key == "sslpassword") out->push_back(val);
+    if (key == "dbname" && depth == 0 && (val.find('=') != std::string::npos || val.find("://") != std::string::npos))
+      CollectSecrets(val, depth + 1, out);
+  }
+  PQconninfoFree(options);
+}
+
+// A login the server refused: retrying cannot help until someone fixes the
+// credentials, pg_hba.conf or the database name (libpq's and the server's
+// messages, as PostgreSQL 15 writes them in English).
+bool RefusedLogin(const std::string& message) {
+  for (const char* needle : {"authentication failed", "no password supplied", "no pg_hba.conf entry",
+                             "pg_hba.conf rejects", "password is required", "does not exist",
+                             "is not permitted to log in", "invalid connection option",
+                             "invalid URI", "missing \"=\" after"})
+    if (message.find(needle) != std::string::npos) return true;
+  return false;
+}
+
 class PqxxSnapshotSource : public SnapshotSource {
  public:
   PqxxSnapshotSource(std::string dsn, const PollSettings& settings)
       : dsn_(std::move(dsn)), settings_(settings),
-        label_(dsn_.empty() ? "PG environment" : MaskDsn(dsn_)) {}
+        label_(dsn_.empty() ? "PG environment" : MaskDsn(dsn_)) {
+    CollectSecrets(dsn_, 0, &secrets_);
+    if (const char* env = std::getenv("PGPASSWORD"); env && *env) secrets_.push_back(env);
+  }
 
   std::string label() const override { return label_; }
 
   Result Poll() override {
     Result result;
     if (!conn_ && !Connect(&result.error)) {
-      result.status = Result::Status::kConnectFailed;
+      result.status = RefusedLogin(result.error) ? Result::Status::kLoginRefused
+                                                 : Result::Status::kConnectFailed;
+      result.error = MaskSecrets(result.error, secrets_);
       return result;
     }
     try {
@@ -49,15 +84,15 @@ class PqxxSnapshotSource : public SnapshotSource {
     } catch (const pqxx::broken_connection& e) {
       conn_.reset();
       result.status = Result::Status::kConnectionLost;
-      result.error = "connection lost: " + FirstLine(e.what());
+      result.error = MaskSecrets("connection lost: " + FirstLine(e.what()), secrets_);
     } catch (const pqxx::sql_error& e) {
       result.status = Result::Status::kQueryFailed;
-      result.error = FirstLine(e.what()) + " (SQLSTATE " + e.sqlstate() + ")";
+      result.error = MaskSecrets(FirstLine(e.what()) + " (SQLSTATE " + e.sqlstate() + ")", secrets_);
       if (conn_ && !conn_->is_open()) conn_.reset();
     } catch (const std::exception& e) {
       conn_.reset();
       result.status = Result::Status::kConnectionLost;
-      result.error = "connection lost: " + FirstLine(e.what());
+      result.error = MaskSecrets("connection lost: " + FirstLine(e.what()), secrets_);
     }
     return result;
   }
@@ -139,6 +174,7 @@ class PqxxSnapshotSource : public SnapshotSource {
   std::string dsn_;
   PollSettings settings_;
   std::string label_;
+  std::vector<std::string> secrets_;  // masked in every error
   std::unique_ptr<pqxx::connection> conn_;
 };
 

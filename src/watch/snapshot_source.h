@@ -31,12 +31,14 @@ class SnapshotSource {
     enum class Status {
       kOk,
       kConnectFailed,   // could not connect (or set up the session)
+      kLoginRefused,    // the server refused the login: credentials, pg_hba.conf,
+                        // a database that does not exist; never retried
       kConnectionLost,  // the connection broke during the poll
       kQueryFailed,     // the server refused or cancelled the query
     };
     Status status = Status::kOk;
     PgSnapshot snapshot;  // kOk: rows, has_blocking_pids, poll_ms, server
-    std::string error;    // otherwise: the server's or libpq's message
+    std::string error;    // otherwise: the server's or libpq's message, secrets masked
     /// kOk: backends whose query the role may not read (no pg_read_all_stats:
     /// pg_stat_activity says "<insufficient privilege>"); their query is
     /// left empty rather than shown as if it were SQL.

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -22,10 +21,14 @@ class WaitTracker {
   /// Takes one poll: its processes by id, its wait edges and its events
   /// (one `snapshot` first, then cycles and chains). Returns, in this order:
   /// wait_ended per process that waited at the last poll and no longer
-  /// waits for that lock, wait_started per process waiting for a lock it
-  /// did not wait for at the last poll (on the first poll: every wait),
-  /// then copies of the chain events whose shape is new and of the cycle
-  /// events that are new. Waits are keyed by process, mode and lock.
+  /// waits (or now runs another statement); wait_changed per process that
+  /// still waits in the same statement but for another lock (its blocker
+  /// went away and it queued behind the next holder: one wait, not two);
+  /// wait_started per process waiting now that did not wait at the last
+  /// poll (on the first poll: every wait); chain_ended per root blocker
+  /// that no longer roots a chain and cycle_ended per cycle gone, each a
+  /// copy of its last event stamped with this poll; then copies of the
+  /// chain events whose shape is new and of the cycle events that are new.
   std::vector<Event> Update(const std::map<std::string, Backend>& backends,
                             const std::vector<WaitEdge>& edges, const std::vector<Event>& events);
 
@@ -36,12 +39,25 @@ class WaitTracker {
 
  private:
   struct Wait {
-    Backend waiter;
-    std::optional<int64_t> sampled_us;
+    Backend waiter;                      // as last seen
+    std::optional<int64_t> sampled_us;   // when last seen
+    /// Time waited for earlier locks of the same statement (wait_changed);
+    /// unknown when an age was.
+    std::optional<double> carried_ms = 0.0;
   };
-  std::map<std::string, Wait> waits_;       // by WaitKey
-  std::map<std::string, std::string> chains_;  // root id -> shape
-  std::set<std::string> cycles_;             // shapes
+  struct Seen {
+    std::string shape;
+    Event event;  // the last one, for its *_ended copy
+  };
+  static bool SameStatement(const Wait& old, const Backend& now, std::optional<int64_t> now_us);
+  static std::optional<double> WaitedUntil(const Wait& old, std::optional<int64_t> now_us);
+  void UpdateWaits(const std::map<std::string, Backend>& backends,
+                   const std::vector<WaitEdge>& edges, const Event& head, std::vector<Event>* out);
+  void UpdateShapes(const std::vector<Event>& events, const Event& head, std::vector<Event>* out);
+
+  std::map<std::string, Wait> waits_;   // by process id
+  std::map<std::string, Seen> chains_;  // by root blocker id
+  std::map<std::string, Seen> cycles_;  // by shape
   std::string shape_;
   bool first_ = true;
   bool shape_changed_ = false;

@@ -65,10 +65,11 @@ class Watcher {
       Round r;
       for (Server& s : servers_) all_ok = PollOne(s, &r) && all_ok;
       Print(r, round == 0);
-      if (options_.once || g_stop) break;
+      if (options_.once || g_stop || refused_) break;
       if (!SleepUntil(round_start, start)) break;
     }
     if (options_.format == "ndjson") WriteNdjsonSummary();
+    if (refused_) return 2;
     for (const Server& s : servers_)
       if (!s.ever_ok) return 2;
     return options_.once && !all_ok ? 2 : 0;
@@ -110,7 +111,10 @@ class Watcher {
     s.failed = true;
     s.error = res.error;
     std::string msg = "lockgraph watch: " + s.source->label() + ": " + res.error;
-    if (res.status != SnapshotSource::Result::Status::kQueryFailed && !options_.once) {
+    if (res.status == SnapshotSource::Result::Status::kLoginRefused) {
+      refused_ = true;  // the same login would be refused again: stop, exit 2
+      msg += "; not retried: check the user, the password, pg_hba.conf and the database name";
+    } else if (res.status != SnapshotSource::Result::Status::kQueryFailed && !options_.once) {
       s.backoff_ms = std::min(options_.max_backoff_ms, s.backoff_ms == 0 ? 1000 : s.backoff_ms * 2);
       s.next_try = Clock::now() + std::chrono::milliseconds(int64_t(s.backoff_ms));
       msg += "; retrying in " + SnapshotText::Duration(s.backoff_ms);
@@ -197,6 +201,7 @@ class Watcher {
   std::unique_ptr<Emitter> emitter_;  // dot
   SnapshotText text_;
   uint64_t polls_ = 0, failures_ = 0;
+  bool refused_ = false;  // a server refused the login: watch stops
 };
 
 }  // namespace

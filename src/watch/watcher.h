@@ -26,7 +26,9 @@ struct WatchOptions {
 /// Runs until --once is done, --duration has passed, or SIGINT / SIGTERM.
 /// Results go to `out`, problems (a server down, a query refused) to `err`
 /// as "lockgraph watch: SERVER: message". Returns 0, or 2 when a server
-/// never answered (with --once: when any poll failed).
+/// never answered (with --once: when any poll failed) or refused the login
+/// (wrong password, no pg_hba.conf entry, no such role or database: watch
+/// stops at once instead of retrying).
 int RunWatch(std::vector<std::unique_ptr<SnapshotSource>> sources, const WatchOptions& options,
              std::ostream& out, std::ostream& err);
 

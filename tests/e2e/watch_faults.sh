@@ -187,6 +187,39 @@ else
     "exit $rc, $out, stderr: $(head -c 300 "$WORK/role.err")"
 fi
 
+# ---- a login the server refuses: said once, not retried, exit 2 ------------------------
+"${PSQL[@]}" -c "CREATE ROLE lg_pw LOGIN PASSWORD 'Right-Pass-1'" >/dev/null
+HBA="$PGDIR/data/pg_hba.conf"
+{ echo "host all lg_pw 127.0.0.1/32 scram-sha-256"; cat "$HBA"; } >"$WORK/hba.new" && cat "$WORK/hba.new" >"$HBA"
+"${PSQL[@]}" -c "SELECT pg_reload_conf()" >/dev/null
+refused() {  # refused NAME DSN WANT: watch stops at once with exit 2, says WANT, never a password
+  local t0=$SECONDS rc
+  PGPASSWORD=Env-Pass-3 timeout 30 "$BIN" watch --interval 200ms "$2" >"$WORK/$1.out" 2>"$WORK/$1.err"
+  rc=$?
+  if [ $rc = 2 ] && [ $((SECONDS - t0)) -lt 10 ] && grep -qF "$3" "$WORK/$1.err" &&
+     grep -qF "not retried" "$WORK/$1.err" && [ "$(grep -c 'lockgraph watch:' "$WORK/$1.err")" = 1 ] &&
+     ! grep -qE "Wrong-Pass-2|Env-Pass-3|Right-Pass-1" "$WORK/$1.err" "$WORK/$1.out"; then
+    check pass "$1: stops with exit 2, not retried, no password shown" "$(head -c 200 "$WORK/$1.err")"
+  else
+    check fail "$1: stops with exit 2, not retried, no password shown" \
+      "exit $rc after $((SECONDS - t0)) s: $(head -c 400 "$WORK/$1.err")"
+  fi
+}
+refused "wrong password" "host=127.0.0.1 port=$PORT user=lg_pw password=Wrong-Pass-2 dbname=postgres" \
+  "password authentication failed"
+# libpq reads a conninfo string's dbname as a name, not as a URI: it fails to connect
+# (no socket), and the URI's password is still masked everywhere.
+PGPASSWORD=Env-Pass-3 timeout 30 "$BIN" watch --once "dbname=postgresql://lg_pw:Wrong-Pass-2@127.0.0.1:$PORT/postgres" \
+  >"$WORK/uri.out" 2>"$WORK/uri.err"
+rc=$?
+if [ $rc = 2 ] && grep -qF "lg_pw:***@" "$WORK/uri.err" && ! grep -qE "Wrong-Pass-2|Env-Pass-3" "$WORK/uri.err" "$WORK/uri.out"; then
+  check pass "a URI given as dbname: its password masked" "$(head -c 160 "$WORK/uri.err")"
+else
+  check fail "a URI given as dbname: its password masked" "exit $rc: $(head -c 400 "$WORK/uri.err")"
+fi
+refused "database that does not exist" "host=127.0.0.1 port=$PORT user=postgres dbname=lg_no_such_db" \
+  "does not exist"
+
 # ---- the watcher ends normally -----------------------------------------------------------
 kill -INT "$WPID"
 wait "$WPID"

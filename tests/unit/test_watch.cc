@@ -58,6 +58,12 @@ TEST_CASE("MaskDsn hides every password, in both libpq forms", "[watch]") {
   CHECK(MaskDsn("postgres://app@db1/shop") == "postgres://app@db1/shop");
   CHECK(MaskDsn("postgresql://app:p%40ss@[::1]:5432") == "postgresql://app:***@[::1]:5432");
   CHECK(MaskDsn("service=prod") == "service=prod");
+  CHECK(MaskDsn("host=db1 PASSWORD=s3cret") == "host=db1 PASSWORD=***");
+  CHECK(MaskDsn("dbname=postgresql://app:s3cret@db1/shop user=x") ==
+        "dbname=postgresql://app:***@db1/shop user=x");
+  CHECK(MaskDsn("dbname='host=db1 password=s3cret' port=5432") ==
+        "dbname='host=db1 password=***' port=5432");
+  CHECK(MaskDsn("dbname=shop") == "dbname=shop");
   CHECK(MaskDsn("") == "");
 }
 
@@ -99,10 +105,64 @@ TEST_CASE("WaitTracker: waits start and end between polls; chains only when they
   // Poll 4: 100 committed: both waits end; no chain left.
   auto p4 = Poll("2026-01-01 00:00:04+00", {});
   auto e4 = t.Update(p4.backends, p4.edges, p4.events);
-  CHECK(Kinds(e4) == "wait_ended 200, wait_ended 300");
+  CHECK(Kinds(e4) == "wait_ended 200, wait_ended 300, chain_ended 100");
+  CHECK(e4[2].chain->members.front().backend.id == "100");
+  CHECK(e4[2].time == "2026-01-01 00:00:04+00");
   // Waiting since 00:00:00, last seen at 00:00:03, gone at 00:00:04.
   CHECK(e4[0].wait_change->waited_ms == Approx(4000));
   CHECK(t.shape_changed());
+}
+
+TEST_CASE("MaskSecrets hides what an error echoes back", "[watch]") {
+  CHECK(MaskSecrets("FATAL:  password authentication failed for user \"s3cret\"", {"s3cret", ""}) ==
+        "FATAL:  password authentication failed for user \"***\"");
+  CHECK(MaskSecrets("a s3crets3cret b", {"s3cret"}) == "a ****** b");
+  CHECK(MaskSecrets("nothing here", {}) == "nothing here");
+}
+
+TEST_CASE("WaitTracker: a waiter whose blocker went away waits on: wait_changed, not ended",
+          "[watch]") {
+  WaitTracker t;
+  // 100 holds xid 900; 200 and 300 wait for it.
+  auto p1 = Poll("2026-01-01 00:00:01+00", {{100, "900", true, "ExclusiveLock"},
+                                            {200, "900", false, "ShareLock"},
+                                            {300, "900", false, "ShareLock"}});
+  CHECK(Kinds(t.Update(p1.backends, p1.edges, p1.events)) ==
+        "wait_started 200, wait_started 300, chain 100");
+  // 100 was killed; 300 went on and holds xid 901; 200, in the same
+  // statement, now waits for 300.
+  auto p2 = Poll("2026-01-01 00:00:05+00", {{300, "901", true, "ExclusiveLock"},
+                                            {200, "901", false, "ShareLock"}});
+  auto e2 = t.Update(p2.backends, p2.edges, p2.events);
+  CHECK(Kinds(e2) == "wait_ended 300, wait_changed 200, chain_ended 100, chain 300");
+  const WaitChange& w = *e2[1].wait_change;
+  CHECK(w.waiter.wait_mode == "ShareLock");
+  CHECK(w.waiter.wait_lock.Key() == p2.backends.at("200").wait_lock.Key());
+  CHECK(w.previous_mode == "ShareLock");
+  CHECK(w.previous_lock.Key() == p1.backends.at("200").wait_lock.Key());
+  CHECK(w.previous_lock.Key() != w.waiter.wait_lock.Key());
+  CHECK(w.blocked_by == std::vector<std::string>{"300"});
+  CHECK(w.waited_ms == Approx(5000));  // since 00:00:00, over both locks
+  // 300 commits: the one wait of 200 ends, counted from its first lock.
+  auto p3 = Poll("2026-01-01 00:00:06+00", {});
+  auto e3 = t.Update(p3.backends, p3.edges, p3.events);
+  CHECK(Kinds(e3) == "wait_ended 200, chain_ended 300");
+  CHECK(e3[0].wait_change->waited_ms == Approx(6000));
+}
+
+TEST_CASE("WaitTracker: a cycle that clears gets cycle_ended", "[watch]") {
+  WaitTracker t;
+  auto p1 = Poll("2026-01-01 00:00:01+00", {{100, "900", true, "ExclusiveLock"},
+                                            {200, "901", true, "ExclusiveLock"},
+                                            {100, "901", false, "ShareLock"},
+                                            {200, "900", false, "ShareLock"}});
+  auto e1 = t.Update(p1.backends, p1.edges, p1.events);
+  CHECK(Kinds(e1) == "wait_started 100, wait_started 200, cycle 100");
+  auto p2 = Poll("2026-01-01 00:00:02+00", {});
+  auto e2 = t.Update(p2.backends, p2.edges, p2.events);
+  CHECK(Kinds(e2) == "wait_ended 100, wait_ended 200, cycle_ended 100");
+  CHECK(e2[2].cycle->members.size() == 2);
+  CHECK(e2[2].time == "2026-01-01 00:00:02+00");
 }
 
 }  // namespace lockgraph
