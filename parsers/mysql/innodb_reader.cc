@@ -1,0 +1,180 @@
+// See innodb_reader.h.
+#include "parsers/mysql/innodb_reader.h"
+
+#include <re2/re2.h>
+
+namespace lockgraph {
+namespace {
+
+re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
+
+std::string_view Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+bool DashLine(std::string_view s) {
+  s = Trim(s);
+  return s.size() >= 4 && s.find_first_not_of('-') == std::string_view::npos;
+}
+
+// Lines of the client around the status text: \G row headers and columns,
+// table borders, prompts, "1 row in set".
+bool ClientFraming(std::string_view line) {
+  static const RE2 re(
+      R"(\*+ \d+\. row \*+|\s*Type: InnoDB|\s*Name: ?|\+[-+]+\+?|\| Type +\| Name +\| Status.*|\s*\||\d+ rows? in set.*|(?:mysql|MariaDB \[[^\]]*\])> .*|(?:mysql|MariaDB \[[^\]]*\])>)");
+  return RE2::FullMatch(Piece(line), re);
+}
+
+}  // namespace
+
+std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line) {
+  // 5.7 and 8.0: ISO 8601 time with T, thread, [Label], 8.0's [MY-n] [Subsystem].
+  static const RE2 iso(
+      R"((\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?) +(\d+) \[(?:Note|Warning|ERROR|Error|System)\] (?:\[(MY-\d+)\] \[(\w+)\] ?)?(.*))");
+  // 5.5, 5.6 and MariaDB: "YYMMDD HH:MM:SS" or "YYYY-MM-DD HH:MM:SS", thread (5.6+).
+  static const RE2 classic(
+      R"((\d{4}-\d\d-\d\d +\d?\d:\d\d:\d\d|\d{6} +\d?\d:\d\d:\d\d) +(?:(\w+) +)?\[(?:Note|Warning|ERROR|Error|System)\] (.*))");
+  MysqlErrorlogEntry e;
+  std::string message;
+  if (!RE2::FullMatch(Piece(line), iso, &e.time, &e.thread, &e.code, &e.subsystem, &message) &&
+      !RE2::FullMatch(Piece(line), classic, &e.time, &e.thread, &message))
+    return std::nullopt;
+  std::string_view m = message;
+  if (e.subsystem.empty() && m.substr(0, 7) == "InnoDB:") {
+    e.subsystem = "InnoDB";
+    m.remove_prefix(7);
+    if (!m.empty() && m.front() == ' ') m.remove_prefix(1);
+  }
+  e.message = std::string(m);
+  return e;
+}
+
+InnodbReader::InnodbReader(std::string file, ParseSink& sink) : file_(std::move(file)), sink_(sink) {}
+
+void InnodbReader::Unparsed(uint64_t line_no, std::string_view line) {
+  ++counts_.unparsed;
+  sink_.OnUnparsed(file_, line_no, line);
+}
+
+void InnodbReader::ParseLine(std::string_view line, uint64_t line_no) {
+  ++counts_.total;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  raw_line_ = line;
+  if (auto e = ReadMysqlErrorlogLine(line)) return Entry(*e, line_no);
+  static const RE2 table_row(R"(\| InnoDB \|[^|]*\| ?(.*))");
+  std::string inner;
+  if (RE2::FullMatch(Piece(line), table_row, &inner)) {
+    status_ = true;
+    if (Trim(inner).empty() || inner.find_first_not_of('=') == std::string::npos) return Skipped();
+    return Text(inner, line_no);
+  }
+  if (!section_ && ClientFraming(line)) return Skipped();
+  if (!section_ && Trim(line).substr(0, 7) == "Status:") {
+    status_ = true;
+    std::string_view rest = Trim(Trim(line).substr(7));
+    if (rest.empty()) return Skipped();
+    return Text(rest, line_no);
+  }
+  Text(line, line_no);
+}
+
+void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {
+  std::string_view text = e.message;
+  if (Trim(text).substr(0, 30) == "Transactions deadlock detected") {
+    if (section_) Close(false);
+    Open("Transactions deadlock detected", e.time, line_no);
+    return Parsed();
+  }
+  if (section_ && (e.subsystem == "InnoDB" || !e.code.empty())) {
+    if (Trim(text).empty()) return Parsed();  // the header comes on the next line
+    InnodbSection::Outcome o = section_->Add(text, line_no);
+    if (o == InnodbSection::Outcome::kEnd) {
+      Parsed();
+      return Close(true);
+    }
+    if (o == InnodbSection::Outcome::kTaken) return Parsed();
+  }
+  // Another message of the log (or of another thread between the entries
+  // of a report): understood as the log's own, not part of a deadlock.
+  Skipped();
+}
+
+bool InnodbReader::StatusLine(std::string_view text, uint64_t line_no) {
+  std::string_view t = Trim(text);
+  if (t == "LATEST DETECTED DEADLOCK") {
+    status_ = true;
+    Open("LATEST DETECTED DEADLOCK", "", line_no);
+    title_dash_ = true;
+    Parsed();
+    return true;
+  }
+  if (DashLine(t) || t.find("INNODB MONITOR OUTPUT") != std::string_view::npos ||
+      (t.size() >= 4 && t.find_first_not_of('=') == std::string_view::npos)) {
+    status_ = true;
+    Skipped();
+    return true;
+  }
+  if (status_ || t.empty()) {  // another section of the status
+    Skipped();
+    return true;
+  }
+  return false;
+}
+
+void InnodbReader::Text(std::string_view text, uint64_t line_no) {
+  if (section_) {
+    if (title_dash_ && DashLine(text)) {
+      title_dash_ = false;
+      section_->report().last_line = line_no;
+      return Parsed();
+    }
+    title_dash_ = false;
+    // The next section of the status (or its end) closes a report that has
+    // no victim line (TOO DEEP, or cut by the 1MB limit).
+    if (status_ && (DashLine(text) || Trim(text).find("INNODB MONITOR OUTPUT") != std::string_view::npos)) {
+      Close(false);
+    } else {
+      InnodbSection::Outcome o = section_->Add(text, line_no);
+      if (o == InnodbSection::Outcome::kNotUnderstood) return Unparsed(line_no, raw_line_);
+      Parsed();
+      if (o == InnodbSection::Outcome::kEnd) Close(true);
+      return;
+    }
+  }
+  if (StatusLine(text, line_no)) return;
+  // The deadlock section pasted without its title: its timestamp line or
+  // its first header starts a report.
+  auto header = ReadInnodbHeader(text);
+  auto ts = ReadInnodbTimestamp(text);
+  if ((header && header->kind == InnodbHeader::Kind::kTransaction) || ts || IsTooDeepMessage(text)) {
+    Open("LATEST DETECTED DEADLOCK", "", line_no);
+    section_->Add(text, line_no);
+    return Parsed();
+  }
+  Unparsed(line_no, raw_line_);
+}
+
+void InnodbReader::Open(std::string form, std::string time, uint64_t line_no) {
+  InnodbReport r;
+  r.file = file_;
+  r.form = std::move(form);
+  r.time = std::move(time);
+  r.first_line = r.last_line = line_no;
+  section_ = std::make_unique<InnodbSection>(std::move(r));
+}
+
+void InnodbReader::Close(bool ended) {
+  InnodbReport& r = section_->report();
+  if (!ended && !r.too_deep) r.cut = true;
+  sink_.OnEvent(BuildInnodbDeadlock(r));
+  section_.reset();
+  title_dash_ = false;
+}
+
+void InnodbReader::Finish() {
+  if (section_) Close(false);
+}
+
+}  // namespace lockgraph

@@ -1,0 +1,237 @@
+// The InnoDB report layouts MariaDB does not print (reference B2-B6): MySQL 8
+// error log ([MY-012469], HOLDS for every transaction), MySQL 5.7 error log,
+// 5.0 two-part ids and db/tbl names, ANSI quotes, a session paste, a cut
+// report; and the line recognisers on their own. Inputs are written here in
+// the documented shapes.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "parsers/mysql/innodb_lines.h"
+#include "support.h"
+
+namespace lockgraph {
+namespace {
+
+std::string Cycle(const Deadlock& d) {
+  std::string s;
+  for (const WaitEdge& e : d.edges)
+    s += (s.empty() ? "" : "; ") + e.waiter + " -" + e.mode + "/" + e.lock.Label() + "-> " +
+         e.blocker + " holding " + e.blocker_mode + " [" + EdgeBasisName(e.basis) + "]";
+  return s;
+}
+
+const char kMysql8[] =
+    "2025-11-10T08:52:25.728726+08:00 0 [Note] [MY-012468] [InnoDB] Transactions deadlock detected, dumping detailed information.\n"
+    "2025-11-10T08:52:25.728850+08:00 0 [Note] [MY-012469] [InnoDB]  *** (1) TRANSACTION:\n"
+    "TRANSACTION 3109, ACTIVE 25 sec starting index read\n"
+    "mysql tables in use 1, locked 1\n"
+    "LOCK WAIT 3 lock struct(s), heap size 1128, 2 row lock(s), undo log entries 1\n"
+    "MySQL thread id 2243, OS thread handle 140566786410240, query id 16117 localhost app updating\n"
+    "update t set name = 'a' where id = 1\n"
+    "\n"
+    "2025-11-10T08:52:25.728929+08:00 0 [Note] [MY-012469] [InnoDB]  *** (1) HOLDS THE LOCK(S):\n"
+    "RECORD LOCKS space id 3 page no 4 n bits 72 index PRIMARY of table `db`.`t` trx id 3109 lock_mode X locks rec but not gap\n"
+    "Record lock, heap no 3 PHYSICAL RECORD: n_fields 4; compact format; info bits 0\n"
+    " 0: len 4; hex 80000002; asc     ;;\n"
+    "\n"
+    "\n"
+    "2025-11-10T08:52:25.729000+08:00 0 [Note] [MY-012469] [InnoDB]  *** (1) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+    "RECORD LOCKS space id 3 page no 4 n bits 72 index PRIMARY of table `db`.`t` trx id 3109 lock_mode X locks rec but not gap waiting\n"
+    "Record lock, heap no 2 PHYSICAL RECORD: n_fields 4; compact format; info bits 0\n"
+    " 0: len 4; hex 80000001; asc     ;;\n"
+    "\n"
+    "2025-11-10T08:52:25.729100+08:00 0 [Note] [MY-012469] [InnoDB]  *** (2) TRANSACTION:\n"
+    "TRANSACTION 3110, ACTIVE 20 sec starting index read\n"
+    "mysql tables in use 1, locked 1\n"
+    "LOCK WAIT 3 lock struct(s), heap size 1128, 2 row lock(s), undo log entries 1\n"
+    "MySQL thread id 2244, OS thread handle 140566786410241, query id 16118 10.0.0.5 app updating\n"
+    "update t set name = 'b' where id = 2\n"
+    "\n"
+    "2025-11-10T08:52:25.729200+08:00 0 [Note] [MY-012469] [InnoDB]  *** (2) HOLDS THE LOCK(S):\n"
+    "RECORD LOCKS space id 3 page no 4 n bits 72 index PRIMARY of table `db`.`t` trx id 3110 lock_mode X locks rec but not gap\n"
+    "Record lock, heap no 2 PHYSICAL RECORD: n_fields 4; compact format; info bits 0\n"
+    " 0: len 4; hex 80000001; asc     ;;\n"
+    "\n"
+    "2025-11-10T08:52:25.729300+08:00 0 [Note] [MY-012469] [InnoDB]  *** (2) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+    "RECORD LOCKS space id 3 page no 4 n bits 72 index PRIMARY of table `db`.`t` trx id 3110 lock_mode X locks rec but not gap waiting\n"
+    "Record lock, heap no 3 PHYSICAL RECORD: n_fields 4; compact format; info bits 0\n"
+    " 0: len 4; hex 80000002; asc     ;;\n"
+    "\n"
+    "2025-11-10T08:52:25.730272+08:00 0 [Note] [MY-012469] [InnoDB] *** WE ROLL BACK TRANSACTION (2)\n"
+    "2025-11-10T08:52:26.000000+08:00 0 [Note] [MY-010914] [Server] Aborted connection 12.\n";
+
+}  // namespace
+
+TEST_CASE("mysql 8 error log: HOLDS for each transaction, both edges reported", "[mysql]") {
+  Report r = test::AnalyzeText(kMysql8);
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "mysql");
+  CHECK(r.inputs[0].lines.total == 38);
+  CHECK(r.inputs[0].lines.parsed == 37);
+  CHECK(r.inputs[0].lines.skipped == 1);
+  CHECK(r.inputs[0].lines.unparsed == 0);
+  REQUIRE(r.events.size() == 1);
+  const Event& ev = r.events[0];
+  const Deadlock& d = *ev.deadlock;
+  CHECK(ev.engine == "mysql");
+  CHECK(ev.time == "2025-11-10T08:52:25.728726+08:00");
+  CHECK(ev.source.first_line == 1);
+  CHECK(ev.source.last_line == 37);
+  CHECK(d.complete);
+  CHECK(d.victim == "2244");
+  CHECK(Cycle(d) ==
+        "2244 -X,REC_NOT_GAP/record db.t index PRIMARY heap 3-> 2243 holding X,REC_NOT_GAP [reported]; "
+        "2243 -X,REC_NOT_GAP/record db.t index PRIMARY heap 2-> 2244 holding X,REC_NOT_GAP [reported]");
+  REQUIRE(d.processes.size() == 2);
+  const Participant& p = d.processes[1];
+  CHECK(p.id == "2243");
+  CHECK(p.session.host == "localhost");
+  CHECK(p.session.user == "app");
+  CHECK(p.query == "update t set name = 'a' where id = 1");
+  CHECK(d.processes[0].session.host == "10.0.0.5");
+  std::string attrs;
+  for (const LockField& a : p.attributes) attrs += a.name + "=" + a.value + ";";
+  CHECK(attrs ==
+        "trx_id=3109;state=ACTIVE 25 sec starting index read;tables_in_use=1;tables_locked=1;"
+        "lock_wait=true;lock_structs=3;heap_size=1128;row_locks=2;undo_log_entries=1;"
+        "os_thread_handle=140566786410240;thread_state=updating;");
+}
+
+TEST_CASE("mysql 5.7 error log and a session paste of the status", "[mysql]") {
+  std::string log =
+      "2019-03-01T10:00:00.123456Z 12 [Note] InnoDB: Transactions deadlock detected, dumping detailed information.\n"
+      "2019-03-01T10:00:00.123500Z 12 [Note] InnoDB: \n"
+      "*** (1) TRANSACTION:\n"
+      "TRANSACTION 421, ACTIVE 3 sec inserting\n"
+      "MySQL thread id 12, OS thread handle 0x7f00, query id 99 localhost root update\n"
+      "INSERT INTO t VALUES (5)\n"
+      "2019-03-01T10:00:00.123600Z 12 [Note] InnoDB: *** (1) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "RECORD LOCKS space id 7 page no 3 n bits 72 index PRIMARY of table \"db\".\"t\" trx id 421 lock_mode X insert intention waiting\n"
+      "Record lock, heap no 1 PHYSICAL RECORD: n_fields 1; compact format; info bits 0\n"
+      " 0: len 8; hex 73757072656d756d; asc supremum;;\n"
+      "\n"
+      "2019-03-01T10:00:00.123700Z 12 [Note] InnoDB: *** (2) TRANSACTION:\n"
+      "TRANSACTION 420, ACTIVE 4 sec inserting\n"
+      "MySQL thread id 11, OS thread handle 0x7f01, query id 98 localhost root update\n"
+      "INSERT INTO t VALUES (6)\n"
+      "2019-03-01T10:00:00.123800Z 12 [Note] InnoDB: *** (2) HOLDS THE LOCK(S):\n"
+      "RECORD LOCKS space id 7 page no 3 n bits 72 index PRIMARY of table \"db\".\"t\" trx id 420 lock_mode X\n"
+      "Record lock, heap no 1 PHYSICAL RECORD: n_fields 1; compact format; info bits 0\n"
+      "2019-03-01T10:00:00.123900Z 12 [Note] InnoDB: *** (2) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "RECORD LOCKS space id 7 page no 3 n bits 72 index PRIMARY of table \"db\".\"t\" trx id 420 lock_mode X insert intention waiting\n"
+      "Record lock, heap no 1\n"
+      "2019-03-01T10:00:00.124000Z 12 [Note] InnoDB: *** WE ROLL BACK TRANSACTION (2)\n";
+  Report r = test::AnalyzeText(log);
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.inputs[0].lines.unparsed == 0);
+  const Deadlock& d = *r.events[0].deadlock;
+  CHECK(d.victim == "11");
+  CHECK(d.complete);
+  CHECK(Cycle(d) ==
+        "11 -X,INSERT_INTENTION/supremum of db.t index PRIMARY (page 3)-> 12 holding  [derived]; "
+        "12 -X,INSERT_INTENTION/supremum of db.t index PRIMARY (page 3)-> 11 holding X [reported]");
+  CHECK(r.events[0].findings.size() == 2);  // MY001, MY008
+
+  std::string paste =
+      "mysql> SHOW ENGINE INNODB STATUS\\G\n"
+      "*************************** 1. row ***************************\n"
+      "  Type: InnoDB\n"
+      "  Name: \n"
+      "Status: \n"
+      "------------------------\n"
+      "LATEST DETECTED DEADLOCK\n"
+      "------------------------\n"
+      "070915 15:34:37\n"
+      "*** (1) TRANSACTION:\n"
+      "TRANSACTION 0 1286, ACTIVE 5 sec, process no 3, OS thread id 7 starting index read\n"
+      "MySQL thread id 4, query id 50 localhost root Updating\n"
+      "UPDATE t SET a = 1 WHERE id = 2\n"
+      "*** (1) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "RECORD LOCKS space id 0 page no 52 n bits 72 index `PRIMARY` of table db/t trx id 0 1286 lock_mode X locks rec but not gap waiting\n"
+      "Record lock, heap no 3 PHYSICAL RECORD: n_fields 3; compact format; info bits 0 0: len 4; hex 80000002; asc     ;;\n"
+      "*** (2) TRANSACTION:\n"
+      "TRANSACTION 0 1285, ACTIVE 9 sec, process no 3, OS thread id 8 starting index read\n"
+      "MySQL thread id 3, query id 51 localhost root Updating\n"
+      "UPDATE t SET a = 1 WHERE id = 1\n"
+      "*** (2) HOLDS THE LOCK(S):\n"
+      "RECORD LOCKS space id 0 page no 52 n bits 72 index `PRIMARY` of table db/t trx id 0 1285 lock_mode X locks rec but not gap\n"
+      "Record lock, heap no 3 PHYSICAL RECORD: n_fields 3; compact format; info bits 0 0: len 4; hex 80000002; asc     ;;\n"
+      "*** (2) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "RECORD LOCKS space id 0 page no 52 n bits 72 index `PRIMARY` of table db/t trx id 0 1285 lock_mode X locks rec but not gap waiting\n"
+      "Record lock, heap no 2 PHYSICAL RECORD: n_fields 3; compact format; info bits 0 0: len 4; hex 80000001; asc     ;;\n"
+      "*** WE ROLL BACK TRANSACTION (2)\n"
+      "------------\n"
+      "TRANSACTIONS\n"
+      "------------\n"
+      "---TRANSACTION 0 1287, not started\n"
+      "1 row in set (0.00 sec)\n"
+      "\n"
+      "mysql> \n";
+  Report s = test::AnalyzeText(paste);
+  REQUIRE(s.events.size() == 1);
+  CHECK(s.inputs[0].lines.total == 34);
+  CHECK(s.inputs[0].lines.parsed == 21);
+  CHECK(s.inputs[0].lines.unparsed == 0);
+  const Deadlock& old = *s.events[0].deadlock;
+  CHECK(s.events[0].time == "070915 15:34:37");
+  CHECK(old.victim == "3");
+  CHECK(Cycle(old) ==
+        "3 -X,REC_NOT_GAP/record db.t index PRIMARY heap 2-> 4 holding  [derived]; "
+        "4 -X,REC_NOT_GAP/record db.t index PRIMARY heap 3-> 3 holding X,REC_NOT_GAP [reported]");
+  CHECK(old.processes[0].attributes[0].value == std::to_string((uint64_t(0) << 32) + 1285));
+  CHECK(old.processes[0].attributes[1].value ==
+        "ACTIVE 9 sec, process no 3, OS thread id 8 starting index read");
+}
+
+TEST_CASE("mysql: a report cut by the end of input is kept and flagged", "[mysql]") {
+  Report r = test::AnalyzeText(
+      "------------------------\nLATEST DETECTED DEADLOCK\n------------------------\n"
+      "2024-01-01 10:00:00 0x7f\n*** (1) TRANSACTION:\nTRANSACTION 9, ACTIVE 1 sec updating\n"
+      "MySQL thread id 5, OS thread handle 1, query id 2 localhost u updating\nUPDATE t SET a = 1\n"
+      "*** (1) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "TABLE LOCK table `d`.`t` trx id 9 lock mode IX waiting\n"
+      "what is this line\n");
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.inputs[0].lines.unparsed == 0);  // inside a lock section: a record dump piece
+  const Event& ev = r.events[0];
+  CHECK(ev.truncated);
+  CHECK_FALSE(ev.deadlock->complete);
+  CHECK(ev.deadlock->problems ==
+        std::vector<std::string>{"no WE ROLL BACK TRANSACTION line: the victim is not known",
+                                 "the report is cut (end of input or of the section)"});
+  CHECK(ev.deadlock->processes.at(0).wait_mode == "IX");
+  CHECK(ev.deadlock->processes.at(0).wait_resource == "table d.t");
+}
+
+TEST_CASE("mysql lines: modes, names, thread lines", "[mysql]") {
+  auto l = ReadInnodbLockLine(
+      "RECORD LOCKS space id 6 page no 3 n bits 320 index PRIMARY of table `shop`.`slot` trx id 39 "
+      "lock_mode X locks gap before rec insert intention waiting");
+  REQUIRE(l);
+  CHECK(l->mode == "X,GAP,INSERT_INTENTION");
+  CHECK(l->waiting);
+  CHECK(l->database == "shop");
+  CHECK(l->table == "slot");
+  CHECK(l->index == "PRIMARY");
+  CHECK(ReadInnodbLockLine("RECORD LOCKS space id 1 page no 2 n bits 8 index \"k\" of table "
+                           "\"d\".\"t\" /* Partition `p0` */ trx id AB12 lock mode S locks gap before rec")
+            ->mode == "S,GAP");
+  CHECK(ReadInnodbLockLine("TABLE LOCK table `db`.`t` trx id 3BF88F886 lock mode AUTO-INC waiting")->mode ==
+        "AUTO_INC");
+  auto t = ReadInnodbThreadLine("MySQL thread id 9, OS thread handle 3, query id 7 app-1 10.1.1.1 bob Sending data");
+  REQUIRE(t);
+  CHECK(t->host == "app-1");
+  CHECK(t->user == "bob");
+  CHECK(t->state == "Sending data");
+  auto sys = ReadInnodbThreadLine("MySQL thread id 2, query id 7 system user");
+  REQUIRE(sys);
+  CHECK(sys->user == "system user");
+  CHECK(sys->host.empty());
+  CHECK(ReadInnodbTimestamp("130624 17:39:24TOO DEEP OR LONG SEARCH IN THE LOCK TABLE WAITS-FOR GRAPH, WE WILL ROLL BACK FOLLOWING TRANSACTION ")
+            ->rest.substr(0, 8) == "TOO DEEP");
+  CHECK(ReadInnodbVictim("*** WE ROLL BACK TRANSACTION (0)") == 0);
+  CHECK_FALSE(ReadInnodbHeader("*** (1) SOMETHING:"));
+}
+
+}  // namespace lockgraph
