@@ -78,7 +78,7 @@ std::optional<int> ReadInnodbVictim(std::string_view line) {
 }
 
 bool IsTooDeepMessage(std::string_view text) {
-  return Trim(text).substr(0, 40) == "TOO DEEP OR LONG SEARCH IN THE LOCK TABLE";
+  return Trim(text).rfind("TOO DEEP OR LONG SEARCH IN THE LOCK TABLE", 0) == 0;
 }
 
 std::optional<InnodbTimestamp> ReadInnodbTimestamp(std::string_view line) {

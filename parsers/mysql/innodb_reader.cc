@@ -71,6 +71,9 @@ void InnodbReader::ParseLine(std::string_view line, uint64_t line_no) {
     return Text(inner, line_no);
   }
   if (!section_ && ClientFraming(line)) return Skipped();
+  // The server's startup banner, written to the error log without a prefix.
+  if (!section_ && line.rfind("Version: '", 0) == 0 && line.find("'  socket: '") != std::string_view::npos)
+    return Skipped();
   if (!section_ && Trim(line).substr(0, 7) == "Status:") {
     status_ = true;
     std::string_view rest = Trim(Trim(line).substr(7));
