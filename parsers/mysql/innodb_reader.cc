@@ -63,6 +63,7 @@ void InnodbReader::ParseLine(std::string_view line, uint64_t line_no) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   raw_line_ = line;
   if (auto e = ReadMysqlErrorlogLine(line)) return Entry(*e, line_no);
+  if (JsonSinkLine(line, line_no)) return;
   static const RE2 table_row(R"(\| InnoDB \|[^|]*\| ?(.*))");
   std::string inner;
   if (RE2::FullMatch(Piece(line), table_row, &inner)) {
@@ -81,6 +82,52 @@ void InnodbReader::ParseLine(std::string_view line, uint64_t line_no) {
     return Text(rest, line_no);
   }
   Text(line, line_no);
+}
+
+// MySQL 8's JSON error log (log_sink_json) carries only the headers of a
+// report ("msg": "*** (1) TRANSACTION:\n"): each 12468 entry is kept as a
+// deadlock without processes, with the problem named once per report.
+bool InnodbReader::JsonSinkLine(std::string_view line, uint64_t line_no) {
+  static const RE2 code(R"("err_code": ?(\d+))");
+  static const RE2 time(R"re("time": ?"([^"]*)")re");
+  int err = 0;
+  std::string_view t = Trim(line);
+  if (json_sink_ && (t == "{" || t == "}" || t == "},")) return Skipped(), true;
+  if (line.find('"') == std::string_view::npos) return false;
+  if (!RE2::PartialMatch(Piece(line), code, &err)) {
+    if (!json_sink_) return false;
+    return Skipped(), true;  // another key of a pretty-printed entry
+  }
+  if (!json_sink_) {
+    json_sink_ = true;
+    sink_.OnDiagnostic({Diagnostic::Severity::kWarning, file_, line_no,
+                        "MySQL's JSON error log (log_sink_json) carries only the headers of InnoDB "
+                        "deadlock reports, not their transactions and locks; write the classic "
+                        "error log too (log_error_services = 'log_filter_internal; log_sink_internal; "
+                        "log_sink_json') and analyze that file",
+                        std::string(line)});
+  }
+  if (section_ && err != 12469) Close(false);
+  if (err == 12468) {
+    std::string t;
+    RE2::PartialMatch(Piece(line), time, &t);
+    Open("Transactions deadlock detected", t, line_no);
+    section_->report().problems.push_back(
+        "the JSON error log (log_sink_json) prints only the report's headers: no transaction, "
+        "lock or victim");
+    return Parsed(), true;
+  }
+  if (err == 12469 && section_) {
+    static const RE2 victim(R"(WE ROLL BACK TRANSACTION \((\d{1,6})\))");
+    section_->report().last_line = line_no;
+    int n = 0;
+    if (RE2::PartialMatch(Piece(line), victim, &n)) {
+      section_->report().victim = n;
+      Close(true);
+    }
+    return Parsed(), true;
+  }
+  return Skipped(), true;
 }
 
 void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {

@@ -39,6 +39,8 @@ class InnodbReader final : public LineParser {
  private:
   void Entry(const MysqlErrorlogEntry& e, uint64_t line_no);
   void Text(std::string_view text, uint64_t line_no);
+  /// A line of MySQL 8's JSON error log; false when it is not one.
+  bool JsonSinkLine(std::string_view line, uint64_t line_no);
   /// True when `text` was a status line outside any report.
   bool StatusLine(std::string_view text, uint64_t line_no);
   void Open(std::string form, std::string time, uint64_t line_no);
@@ -53,7 +55,8 @@ class InnodbReader final : public LineParser {
   LineCounts counts_;
   std::unique_ptr<InnodbSection> section_;
   bool status_ = false;        // inside SHOW ENGINE INNODB STATUS output
-  bool title_dash_ = false;    // the dash line under LATEST DETECTED DEADLOCK is next
+  bool title_dash_ = false;
+  bool json_sink_ = false;     // a JSON error-log line was seen    // the dash line under LATEST DETECTED DEADLOCK is next
   std::string_view raw_line_;  // the line as read, for OnUnparsed
 };
 

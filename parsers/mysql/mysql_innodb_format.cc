@@ -15,7 +15,8 @@ bool InnodbMarker(std::string_view t) {
   for (std::string_view m : {"LATEST DETECTED DEADLOCK", "INNODB MONITOR OUTPUT",
                              "Transactions deadlock detected", "WE ROLL BACK TRANSACTION",
                              "TOO DEEP OR LONG SEARCH IN THE LOCK TABLE", "MySQL thread id ",
-                             "MariaDB thread id "})
+                             "MariaDB thread id ", "\"err_code\": 12468", "\"err_code\":12468",
+                             "\"err_code\": 12469", "\"err_code\":12469"})
     if (t.find(m) != std::string_view::npos) return true;
   return ReadInnodbHeader(t).has_value() || ReadInnodbLockLine(t).has_value();
 }

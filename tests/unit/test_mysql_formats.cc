@@ -235,3 +235,32 @@ TEST_CASE("mysql lines: modes, names, thread lines", "[mysql]") {
 }
 
 }  // namespace lockgraph
+
+namespace lockgraph {
+
+TEST_CASE("mysql 8 JSON error log: headers only, said so, each report kept", "[mysql]") {
+  Report r = test::AnalyzeText(
+      R"({"log_type": 1, "prio": 3, "err_code": 12468, "subsystem": "InnoDB", "msg": "Transactions deadlock detected, dumping detailed information.", "time": "2025-11-10T08:52:25.728726+08:00", "err_symbol": "ER_IB_MSG_643", "label": "Note"})" "\n"
+      R"({"log_type": 1, "prio": 3, "err_code": 12469, "subsystem": "InnoDB", "msg": "\n*** (1) TRANSACTION:\n", "time": "2025-11-10T08:52:25.728850+08:00", "err_symbol": "ER_IB_MSG_644", "label": "Note"})" "\n"
+      R"({"log_type": 1, "prio": 3, "err_code": 12469, "subsystem": "InnoDB", "msg": "*** WE ROLL BACK TRANSACTION (2)\n", "time": "2025-11-10T08:52:25.730272+08:00", "err_symbol": "ER_IB_MSG_644", "label": "Note"})" "\n"
+      R"({"log_type": 1, "prio": 2, "err_code": 10914, "subsystem": "Server", "msg": "Aborted connection", "time": "2025-11-10T08:53:00.000000+08:00", "label": "Note"})" "\n");
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "mysql");
+  CHECK(r.inputs[0].lines.parsed == 3);
+  CHECK(r.inputs[0].lines.skipped == 1);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].line == 1);
+  REQUIRE(r.events.size() == 1);
+  const Event& ev = r.events[0];
+  CHECK(ev.time == "2025-11-10T08:52:25.728726+08:00");
+  CHECK_FALSE(ev.truncated);
+  CHECK(ev.source.last_line == 3);
+  CHECK(ev.deadlock->problems ==
+        std::vector<std::string>{
+            "the report prints no transaction",
+            "the report rolls back transaction (2), which it does not print",
+            "the JSON error log (log_sink_json) prints only the report's headers: no transaction, "
+            "lock or victim"});
+}
+
+}  // namespace lockgraph
