@@ -264,3 +264,75 @@ TEST_CASE("mysql 8 JSON error log: headers only, said so, each report kept", "[m
 }
 
 }  // namespace lockgraph
+
+namespace lockgraph {
+namespace {
+
+// One 8.0.18+ transaction block: (n) TRANSACTION, HOLDS heap `held`, WAITING heap `wanted`.
+std::string Block(int n, int thread, int held, int wanted) {
+  auto lock = [&](int heap, const char* tail) {
+    return "RECORD LOCKS space id 2 page no 4 n bits 72 index PRIMARY of table `db`.`t` trx id " +
+           std::to_string(100 + n) + " lock_mode X locks rec but not gap" + tail + "\nRecord lock, heap no " +
+           std::to_string(heap) + " PHYSICAL RECORD: n_fields 3; compact format; info bits 0\n\n";
+  };
+  std::string id = std::to_string(n);
+  return "*** (" + id + ") TRANSACTION:\nTRANSACTION " + std::to_string(100 + n) +
+         ", ACTIVE 2 sec starting index read\nMySQL thread id " + std::to_string(thread) +
+         ", OS thread handle 1, query id 9 localhost u updating\nUPDATE t SET v = v + 1 WHERE id = " +
+         std::to_string(wanted) + "\n\n*** (" + id + ") HOLDS THE LOCK(S):\n" + lock(held, "") + "*** (" +
+         id + ") WAITING FOR THIS LOCK TO BE GRANTED:\n" + lock(wanted, " waiting");
+}
+
+}  // namespace
+
+TEST_CASE("mysql 8.0.18+ status: a cycle of three, every edge reported", "[mysql]") {
+  // (1) holds heap 2 and waits for 3, (2) holds 3 and waits for 4, (3) holds 4 and waits for 2.
+  Report r = test::AnalyzeText("------------------------\nLATEST DETECTED DEADLOCK\n------------------------\n"
+                               "2022-11-25 15:58:22 139815661168384\n" +
+                               Block(1, 51, 2, 3) + Block(2, 52, 3, 4) + Block(3, 53, 4, 2) +
+                               "*** WE ROLL BACK TRANSACTION (3)\n------------\nTRANSACTIONS\n------------\n");
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.inputs[0].lines.unparsed == 0);
+  const Deadlock& d = *r.events[0].deadlock;
+  CHECK(d.complete);
+  CHECK(d.victim == "53");
+  CHECK(Cycle(d) ==
+        "53 -X,REC_NOT_GAP/record db.t index PRIMARY heap 2-> 51 holding X,REC_NOT_GAP [reported]; "
+        "51 -X,REC_NOT_GAP/record db.t index PRIMARY heap 3-> 52 holding X,REC_NOT_GAP [reported]; "
+        "52 -X,REC_NOT_GAP/record db.t index PRIMARY heap 4-> 53 holding X,REC_NOT_GAP [reported]");
+  CHECK(r.events[0].findings.at(0).rule_id == "MY007");
+}
+
+TEST_CASE("mariadb error log: another thread's entries inside a report", "[mysql]") {
+  Report r = test::AnalyzeText(
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: Transactions deadlock detected, dumping detailed information.\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: \n*** (1) TRANSACTION:\n\n"
+      "TRANSACTION 6737, ACTIVE 0 sec starting index read\n"
+      "MariaDB thread id 2231, OS thread handle 1, query id 5 127.0.0.1 root Updating\n"
+      "UPDATE d SET v = 1 WHERE id = 1\n"
+      "2026-01-20 14:15:31 17 [Warning] Aborted connection 17 to db: 'x' user: 'y' host: 'z' (Got an error reading communication packets)\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: *** WAITING FOR THIS LOCK TO BE GRANTED:\n\n"
+      "RECORD LOCKS space id 9 page no 3 n bits 8 index PRIMARY of table `e`.`d` trx id 6737 lock_mode X locks rec but not gap waiting\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: *** CONFLICTING WITH:\n\n"
+      "RECORD LOCKS space id 9 page no 3 n bits 8 index PRIMARY of table `e`.`d` trx id 6731 lock_mode X locks rec but not gap\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: \n*** (2) TRANSACTION:\n\n"
+      "TRANSACTION 6731, ACTIVE 1 sec starting index read\n"
+      "MariaDB thread id 2230, OS thread handle 2, query id 4 127.0.0.1 root Updating\n"
+      "UPDATE d SET v = 1 WHERE id = 2\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: *** WAITING FOR THIS LOCK TO BE GRANTED:\n\n"
+      "RECORD LOCKS space id 9 page no 3 n bits 8 index PRIMARY of table `e`.`d` trx id 6731 lock_mode X locks rec but not gap waiting\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: *** CONFLICTING WITH:\n\n"
+      "RECORD LOCKS space id 9 page no 3 n bits 8 index PRIMARY of table `e`.`d` trx id 6737 lock_mode X locks rec but not gap\n"
+      "2026-01-20 14:15:31 2231 [Note] InnoDB: *** WE ROLL BACK TRANSACTION (2)\n");
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.inputs[0].lines.unparsed == 0);
+  CHECK(r.inputs[0].lines.skipped == 1);
+  const Deadlock& d = *r.events[0].deadlock;
+  CHECK(d.complete);
+  CHECK(d.victim == "2230");
+  CHECK(Cycle(d) ==
+        "2230 -X,REC_NOT_GAP/records of e.d index PRIMARY (page 3)-> 2231 holding X,REC_NOT_GAP [reported]; "
+        "2231 -X,REC_NOT_GAP/records of e.d index PRIMARY (page 3)-> 2230 holding X,REC_NOT_GAP [reported]");
+}
+
+}  // namespace lockgraph
