@@ -114,6 +114,16 @@ run secondary_vs_primary \
   "DO SLEEP(0.5); BEGIN; UPDATE job SET state = 2 WHERE id = 2; DO SLEEP(1);
    SELECT * FROM job WHERE owner = 5 FOR UPDATE; COMMIT;"
 
+# INSERT ... SELECT holds the AUTO-INC lock of its target to the end of the
+# statement while it waits for a row; a plain insert then waits for AUTO-INC (MY006).
+run auto_inc \
+  "CREATE TABLE src (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;
+   INSERT INTO src VALUES (1, 1), (2, 2);
+   CREATE TABLE dst (id INT AUTO_INCREMENT PRIMARY KEY, v INT) ENGINE=InnoDB;" \
+  "BEGIN; UPDATE src SET v = v + 1 WHERE id = 2; DO SLEEP(1);
+   INSERT INTO dst (v) VALUES (9); COMMIT;" \
+  "DO SLEEP(0.5); BEGIN; INSERT INTO dst (v) SELECT v FROM src; COMMIT;"
+
 "$SRV" stop "$DIR"
 # The error log, with the temporary directory's name made stable.
 sed -e "s#$DIR#/tmp/lockgraph-mariadb#g" "$DIR/error.log" >"$OUT/mariadb-10.11-error.log"

@@ -30,6 +30,7 @@ class OppositeRowOrder : public Rule {
     for (const WaitEdge& e : d.edges) {
       if (HasFlag(e.mode, "INSERT_INTENTION") || HasFlag(e.mode, "GAP")) return;  // MY001
       if (BaseMode(e.blocker_mode) == "S") return;                                 // MY002, MY003
+      if (e.mode == "AUTO_INC" || e.blocker_mode == "AUTO_INC") return;            // MY006
       targets.insert(e.lock.Key());
       indexes.insert(std::string(e.lock.Field("database")) + "." + std::string(e.lock.Field("table")) +
                      "/" + std::string(e.lock.Field("index")));

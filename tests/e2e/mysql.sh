@@ -42,7 +42,7 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])][1:]
 expected_rules = {"opposite_order": ["MY007"], "gap_insert": ["MY001", "MY008"],
                   "supremum_insert": ["MY001", "MY008"], "duplicate_key": ["MY002"],
                   "share_upgrade": ["MY003"], "fk_parent": ["MY003"],
-                  "secondary_vs_primary": ["MY004", "MY008"]}
+                  "secondary_vs_primary": ["MY004", "MY008"], "auto_inc": ["MY006", "MY008"]}
 events = [e for e in doc["events"] if e["type"] == "deadlock"]
 counter = int(rows[-1][1])
 problems = []

@@ -81,17 +81,17 @@ Report Sample(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("mysql sample: MariaDB error log, seven deadlocks", "[mysql][samples]") {
+TEST_CASE("mysql sample: MariaDB error log, eight deadlocks", "[mysql][samples]") {
   Report r = Sample("mariadb-10.11-error.log");
   CHECK(r.inputs[0].format == "mysql");
   CHECK(r.inputs[0].lines.unparsed == 0);
-  REQUIRE(r.events.size() == 7);  // mariadb-scenarios.tsv: Innodb_deadlocks = 7
+  REQUIRE(r.events.size() == 8);  // mariadb-scenarios.tsv: Innodb_deadlocks = 8
   CHECK(Cycle(*r.events[0].deadlock) ==
         "7 -X,REC_NOT_GAP/record shop.account index PRIMARY heap 2-> 6; "
         "6 -X,REC_NOT_GAP/record shop.account index PRIMARY heap 3-> 7");
   const char* rules[] = {"MY007", "MY001 MY008", "MY001 MY008", "MY002",
-                         "MY003", "MY003", "MY004 MY008"};
-  for (size_t i = 0; i < 7; ++i) {
+                         "MY003", "MY003", "MY004 MY008", "MY006 MY008"};
+  for (size_t i = 0; i < 8; ++i) {
     INFO("deadlock " << i + 1);
     CHECK(r.events[i].deadlock->complete);
     CHECK(rule_test::RuleIds(r.events[i]) == rules[i]);
@@ -103,7 +103,8 @@ TEST_CASE("mysql samples: SHOW ENGINE INNODB STATUS after each scenario", "[mysq
        {"mariadb-opposite_order.status.txt", "mariadb-gap_insert.status.txt",
         "mariadb-supremum_insert.status.txt", "mariadb-duplicate_key.status.txt",
         "mariadb-share_upgrade.status.txt", "mariadb-fk_parent.status.txt",
-        "mariadb-secondary_vs_primary.status.txt", "mariadb-opposite_order.status-table.txt"}) {
+        "mariadb-secondary_vs_primary.status.txt", "mariadb-auto_inc.status.txt",
+        "mariadb-opposite_order.status-table.txt"}) {
     INFO(name);
     Report r = Sample(name);
     CHECK(r.inputs[0].format == "mysql");
