@@ -137,7 +137,10 @@ void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {
     Open("Transactions deadlock detected", e.time, line_no);
     return Parsed();
   }
-  if (section_ && (e.subsystem == "InnoDB" || !e.code.empty())) {
+  // Entries carry only a report's headers (its body follows on raw lines);
+  // any other entry, even of InnoDB, is another message between them.
+  if (section_ && (e.subsystem == "InnoDB" || !e.code.empty()) &&
+      (ReadInnodbHeader(text) || ReadInnodbVictim(text) || IsTooDeepMessage(text) || Trim(text).empty())) {
     if (Trim(text).empty()) return Parsed();  // the header comes on the next line
     InnodbSection::Outcome o = section_->Add(text, line_no);
     if (o == InnodbSection::Outcome::kEnd) {

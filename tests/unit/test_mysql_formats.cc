@@ -311,6 +311,7 @@ TEST_CASE("mariadb error log: another thread's entries inside a report", "[mysql
       "MariaDB thread id 2231, OS thread handle 1, query id 5 127.0.0.1 root Updating\n"
       "UPDATE d SET v = 1 WHERE id = 1\n"
       "2026-01-20 14:15:31 17 [Warning] Aborted connection 17 to db: 'x' user: 'y' host: 'z' (Got an error reading communication packets)\n"
+      "2026-01-20 14:15:31 0 [Note] InnoDB: page_cleaner: 1000ms intended loop took 4013ms\n"
       "2026-01-20 14:15:31 2231 [Note] InnoDB: *** WAITING FOR THIS LOCK TO BE GRANTED:\n\n"
       "RECORD LOCKS space id 9 page no 3 n bits 8 index PRIMARY of table `e`.`d` trx id 6737 lock_mode X locks rec but not gap waiting\n"
       "2026-01-20 14:15:31 2231 [Note] InnoDB: *** CONFLICTING WITH:\n\n"
@@ -326,10 +327,11 @@ TEST_CASE("mariadb error log: another thread's entries inside a report", "[mysql
       "2026-01-20 14:15:31 2231 [Note] InnoDB: *** WE ROLL BACK TRANSACTION (2)\n");
   REQUIRE(r.events.size() == 1);
   CHECK(r.inputs[0].lines.unparsed == 0);
-  CHECK(r.inputs[0].lines.skipped == 1);
+  CHECK(r.inputs[0].lines.skipped == 2);
   const Deadlock& d = *r.events[0].deadlock;
   CHECK(d.complete);
   CHECK(d.victim == "2230");
+  CHECK(d.processes.at(1).query == "UPDATE d SET v = 1 WHERE id = 1");  // nothing of the other entries
   CHECK(Cycle(d) ==
         "2230 -X,REC_NOT_GAP/records of e.d index PRIMARY (page 3)-> 2231 holding X,REC_NOT_GAP [reported]; "
         "2231 -X,REC_NOT_GAP/records of e.d index PRIMARY (page 3)-> 2230 holding X,REC_NOT_GAP [reported]");
