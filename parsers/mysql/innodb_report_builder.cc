@@ -35,6 +35,7 @@ LockTarget Target(const InnodbLock& l) {
     for (int64_t h : l.heaps) list += (list.empty() ? "" : ",") + std::to_string(h);
     t.fields.push_back(Text("heap_no", list));
   }
+  if (l.heaps.empty()) return t;  // no record listed (no dump printed): nothing to say
   bool supremum = std::find(l.heaps.begin(), l.heaps.end(), 1) != l.heaps.end();
   t.fields.push_back(Text("supremum", supremum ? "true" : "false"));
   return t;

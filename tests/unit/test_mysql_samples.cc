@@ -121,6 +121,13 @@ TEST_CASE("mysql samples: public MySQL 5.x reports", "[mysql][samples]") {
   CHECK(Cycle(*old.events[0].deadlock) ==
         "18 -X,REC_NOT_GAP/record test.a index PRIMARY heap 5-> 19; "
         "19 -X,REC_NOT_GAP/record test.a index PRIMARY heap 3-> 18");
+  for (const char* name : {"innotop-innodb-status-004.txt", "innotop-innodb-status-007.txt"}) {
+    INFO(name);
+    Report r = Sample(name);
+    CHECK(r.inputs[0].lines.unparsed == 0);
+    REQUIRE(r.events.size() == 1);
+    CHECK(r.events[0].deadlock->complete);
+  }
   Report deep = Sample("percona-toolkit-bug_1195034-too-deep.txt");
   REQUIRE(deep.events.size() == 1);
   CHECK(deep.events[0].deadlock->victim.empty());
