@@ -1,5 +1,5 @@
-// See innodb_report.h. Edges: a waiter's lock matched by a lock that a HOLDS
-// section prints under another transaction, or a CONFLICTING WITH lock whose
+// See innodb_report.h. Edges: a waiter's lock matched by a conflicting lock
+// that a HOLDS section prints under another transaction, or a CONFLICTING WITH lock whose
 // trx id is another transaction's, is `reported`; a waiting transaction the
 // report gives no blocker is taken to wait for the next transaction printed
 // (InnoDB prints the cycle in order), `derived`. docs/mysql.md#edges.
@@ -53,6 +53,30 @@ bool SameTarget(const InnodbLock& a, const InnodbLock& b) {
   for (int64_t h : a.heaps)
     if (std::find(b.heaps.begin(), b.heaps.end(), h) != b.heaps.end()) return true;
   return false;
+}
+
+bool Flag(const std::string& mode, std::string_view flag) {
+  return mode.find("," + std::string(flag)) != std::string::npos;
+}
+
+// True when a lock held in `held` makes a request for `wanted` wait (lock0lock.cc:
+// gap locks block only insert intentions, insert intentions block nothing; the
+// table matrix of reference B5).
+bool Conflicts(const InnodbLock& wanted, const InnodbLock& held) {
+  const std::string &w = wanted.line.mode, &h = held.line.mode;
+  std::string wb = w.substr(0, w.find(',')), hb = h.substr(0, h.find(','));
+  if (!wanted.line.record) {
+    static const char* kOrder[] = {"IS", "IX", "S", "X", "AUTO_INC"};
+    static const bool kCompatible[5][5] = {{1, 1, 1, 0, 1}, {1, 1, 0, 0, 1}, {1, 0, 1, 0, 0},
+                                           {0, 0, 0, 0, 0}, {1, 1, 0, 0, 0}};
+    int a = -1, b = -1;
+    for (int i = 0; i < 5; ++i) a = wb == kOrder[i] ? i : a, b = hb == kOrder[i] ? i : b;
+    return a < 0 || b < 0 || !kCompatible[a][b];
+  }
+  if (Flag(h, "INSERT_INTENTION")) return false;
+  if (Flag(w, "INSERT_INTENTION")) return !Flag(h, "REC_NOT_GAP");
+  if (Flag(h, "GAP") || Flag(w, "GAP")) return false;
+  return !(wb == "S" && hb == "S");
 }
 
 std::string ProcessId(const InnodbTrx& t) {
@@ -133,7 +157,8 @@ std::vector<WaitEdge> Edges(const InnodbReport& r) {
       if (auto it = by_trx_id.find(c.line.trx_id); it != by_trx_id.end()) add(i, it->second, &c, EdgeBasis::kReported);
     for (size_t j = 0; j < r.trxs.size(); ++j)  // HOLDS under transaction j
       for (const InnodbLock& h : r.trxs[j].holds)
-        if (j != i && SameTarget(t.waiting.front(), h)) add(i, j, &h, EdgeBasis::kReported);
+        if (j != i && SameTarget(t.waiting.front(), h) && Conflicts(t.waiting.front(), h))
+          add(i, j, &h, EdgeBasis::kReported);
   }
   if (r.too_deep || r.trxs.size() < 2) return edges;
   for (size_t i = 0; i < r.trxs.size(); ++i) {

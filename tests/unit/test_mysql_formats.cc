@@ -338,3 +338,40 @@ TEST_CASE("mariadb error log: another thread's entries inside a report", "[mysql
 }
 
 }  // namespace lockgraph
+
+namespace lockgraph {
+
+TEST_CASE("mysql: a HOLDS lock that does not conflict names no blocker", "[mysql]") {
+  auto report = [](const std::string& held) {
+    return "------------------------\nLATEST DETECTED DEADLOCK\n------------------------\n"
+           "2019-01-01 10:00:00 0x7f\n*** (1) TRANSACTION:\nTRANSACTION 11, ACTIVE 1 sec fetching rows\n"
+           "MySQL thread id 1, OS thread handle 2, query id 3 localhost u Sending data\n"
+           "SELECT * FROM t WHERE id = 5 LOCK IN SHARE MODE\n"
+           "*** (1) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+           "RECORD LOCKS space id 1 page no 3 n bits 8 index PRIMARY of table `d`.`t` trx id 11 lock mode S locks rec but not gap waiting\n"
+           "Record lock, heap no 4\n*** (2) TRANSACTION:\nTRANSACTION 12, ACTIVE 2 sec updating\n"
+           "MySQL thread id 2, OS thread handle 3, query id 4 localhost u updating\nUPDATE t SET v = 1 WHERE id = 5\n"
+           "*** (2) HOLDS THE LOCK(S):\n"
+           "RECORD LOCKS space id 1 page no 3 n bits 8 index PRIMARY of table `d`.`t` trx id 12 " + held + "\n"
+           "Record lock, heap no 4\n*** (2) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+           "RECORD LOCKS space id 1 page no 3 n bits 8 index PRIMARY of table `d`.`t` trx id 12 lock_mode X locks rec but not gap waiting\n"
+           "Record lock, heap no 4\n*** WE ROLL BACK TRANSACTION (1)\n";
+  };
+  Report x = test::AnalyzeText(report("lock_mode X locks rec but not gap"));
+  REQUIRE(x.events.size() == 1);
+  CHECK(Cycle(*x.events[0].deadlock) ==
+        "1 -S,REC_NOT_GAP/record d.t index PRIMARY heap 4-> 2 holding X,REC_NOT_GAP [reported]; "
+        "2 -X,REC_NOT_GAP/record d.t index PRIMARY heap 4-> 1 holding  [derived]");
+  // S held does not block S: the report's HOLDS is no proof; the edge is InnoDB's order.
+  Report s = test::AnalyzeText(report("lock mode S locks rec but not gap"));
+  REQUIRE(s.events.size() == 1);
+  CHECK(Cycle(*s.events[0].deadlock) ==
+        "1 -S,REC_NOT_GAP/record d.t index PRIMARY heap 4-> 2 holding  [derived]; "
+        "2 -X,REC_NOT_GAP/record d.t index PRIMARY heap 4-> 1 holding  [derived]");
+  // A gap lock blocks no record request.
+  Report gap = test::AnalyzeText(report("lock_mode X locks gap before rec"));
+  REQUIRE(gap.events.size() == 1);
+  CHECK(gap.events[0].deadlock->edges.at(0).basis == EdgeBasis::kDerived);
+}
+
+}  // namespace lockgraph
