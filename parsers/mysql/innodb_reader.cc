@@ -36,10 +36,14 @@ std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line) {
   // 5.5, 5.6 and MariaDB: "YYMMDD HH:MM:SS" or "YYYY-MM-DD HH:MM:SS", thread (5.6+).
   static const RE2 classic(
       R"((\d{4}-\d\d-\d\d +\d?\d:\d\d:\d\d|\d{6} +\d?\d:\d\d:\d\d) +(?:(\w+) +)?\[(?:Note|Warning|ERROR|Error|System)\] (.*))");
+  // 5.5 and 5.6 InnoDB messages: time, 5.6's hex thread id, "InnoDB:" and no label.
+  static const RE2 bare(
+      R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|\d{6} [ \d]\d:\d\d:\d\d) (?:([0-9A-Fa-fx]+) )?(InnoDB: ?.*))");
   MysqlErrorlogEntry e;
   std::string message;
   if (!RE2::FullMatch(Piece(line), iso, &e.time, &e.thread, &e.code, &e.subsystem, &message) &&
-      !RE2::FullMatch(Piece(line), classic, &e.time, &e.thread, &message))
+      !RE2::FullMatch(Piece(line), classic, &e.time, &e.thread, &message) &&
+      !RE2::FullMatch(Piece(line), bare, &e.time, &e.thread, &message))
     return std::nullopt;
   std::string_view m = message;
   if (e.subsystem.empty() && m.substr(0, 7) == "InnoDB:") {

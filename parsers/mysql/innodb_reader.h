@@ -26,7 +26,8 @@ struct MysqlErrorlogEntry {
   std::string message;
 };
 
-/// Reads the prefix of a MySQL 5.5-8.4 or MariaDB error-log line.
+/// Reads the prefix of a MySQL 5.5-8.4 or MariaDB error-log line (5.5 and
+/// 5.6 InnoDB messages have no [Note] label: `2014-06-02 11:56:35 7f5a InnoDB: `).
 std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line);
 
 class InnodbReader final : public LineParser {

@@ -375,3 +375,43 @@ TEST_CASE("mysql: a HOLDS lock that does not conflict names no blocker", "[mysql
 }
 
 }  // namespace lockgraph
+
+namespace lockgraph {
+
+TEST_CASE("mysql 5.6 error log: unlabelled InnoDB note, then the raw section", "[mysql]") {
+  Report r = test::AnalyzeText(
+      "2014-06-02 11:56:30 1234 [Note] /usr/sbin/mysqld: ready for connections.\n"
+      "2014-06-02 11:56:35 7f5a5c0d7700 InnoDB: Transactions deadlock detected, dumping detailed information.\n"
+      "2014-06-02 11:56:35 7f5a5c0d7700\n"
+      "*** (1) TRANSACTION:\n"
+      "TRANSACTION 5001, ACTIVE 2 sec starting index read\n"
+      "MySQL thread id 8, OS thread handle 0x7f5a5c0d7700, query id 60 localhost root updating\n"
+      "UPDATE t SET v = 2 WHERE id = 2\n"
+      "*** (1) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "TABLE LOCK table `d`.`t` trx id 5001 lock mode X waiting\n"
+      "*** (2) TRANSACTION:\n"
+      "TRANSACTION 5000, ACTIVE 3 sec starting index read\n"
+      "MySQL thread id 7, OS thread handle 0x7f5a5c0e8700, query id 61 localhost root updating\n"
+      "UPDATE t SET v = 1 WHERE id = 1\n"
+      "*** (2) HOLDS THE LOCK(S):\n"
+      "TABLE LOCK table `d`.`t` trx id 5000 lock mode IX\n"
+      "*** (2) WAITING FOR THIS LOCK TO BE GRANTED:\n"
+      "TABLE LOCK table `d`.`t` trx id 5000 lock mode X waiting\n"
+      "*** WE ROLL BACK TRANSACTION (2)\n"
+      "2014-06-02 11:57:00 7f5a5c0d7700 InnoDB: page_cleaner: 1000ms intended loop took 1500ms.\n");
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "mysql");
+  CHECK(r.inputs[0].lines.total == 19);
+  CHECK(r.inputs[0].lines.parsed == 17);
+  CHECK(r.inputs[0].lines.skipped == 2);
+  REQUIRE(r.events.size() == 1);
+  const Deadlock& d = *r.events[0].deadlock;
+  CHECK(r.events[0].time == "2014-06-02 11:56:35");
+  CHECK(d.complete);
+  CHECK(d.victim == "7");
+  CHECK(Cycle(d) ==
+        "7 -X/table d.t-> 8 holding  [derived]; "
+        "8 -X/table d.t-> 7 holding IX [reported]");
+}
+
+}  // namespace lockgraph
