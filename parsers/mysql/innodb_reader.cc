@@ -97,7 +97,9 @@ bool InnodbReader::JsonSinkLine(std::string_view line, uint64_t line_no) {
   int err = 0;
   std::string_view t = Trim(line);
   if (json_sink_ && (t == "{" || t == "}" || t == "},")) return Skipped(), true;
-  if (line.find('"') == std::string_view::npos) return false;
+  // Only a JSON object's line, or a key of a pretty-printed one; never a line
+  // of a text report (its SQL may hold anything).
+  if (t.empty() || (t.front() != '{' && t.front() != '"') || (section_ && !json_sink_)) return false;
   if (!RE2::PartialMatch(Piece(line), code, &err)) {
     if (!json_sink_) return false;
     return Skipped(), true;  // another key of a pretty-printed entry
@@ -113,9 +115,9 @@ bool InnodbReader::JsonSinkLine(std::string_view line, uint64_t line_no) {
   }
   if (section_ && err != 12469) Close(false);
   if (err == 12468) {
-    std::string t;
-    RE2::PartialMatch(Piece(line), time, &t);
-    Open("Transactions deadlock detected", t, line_no);
+    std::string when;
+    RE2::PartialMatch(Piece(line), time, &when);
+    Open("Transactions deadlock detected", when, line_no);
     section_->report().problems.push_back(
         "the JSON error log (log_sink_json) prints only the report's headers: no transaction, "
         "lock or victim");
