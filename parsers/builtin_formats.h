@@ -19,6 +19,7 @@ std::unique_ptr<InputFormat> MakeSqlServerErrorlogFormat();
 std::unique_ptr<InputFormat> MakeGcpLoggingFormat();       // parsers/platform
 std::unique_ptr<InputFormat> MakeAzureDiagnosticsFormat();  // parsers/platform
 std::unique_ptr<InputFormat> MakeAzureLogAnalyticsFormat(); // parsers/platform
+std::unique_ptr<InputFormat> MakeMysqlInnodbFormat();      // parsers/mysql
 std::unique_ptr<InputFormat> MakeClientFormat();
 
 }  // namespace lockgraph

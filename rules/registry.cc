@@ -1,6 +1,7 @@
 // The explicit list of rules, in ID order. A new rule is one file plus one
 // line here (no static self-registration).
 #include "rules/postgresql/builtin_rules.h"
+#include "rules/mysql/builtin_rules.h"
 #include "rules/sqlserver/builtin_rules.h"
 
 namespace lockgraph {
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<Rule>> RegisterBuiltinRules(const RuleSettings& sett
   rules.push_back(MakeMs007ApplicationLockOrder(settings));
   rules.push_back(MakeMs008DeadlockInProcedure(settings));
   rules.push_back(MakeMs009ObjectOrderInversion(settings));
+  AddMysqlRules(settings, &rules);
   return rules;
 }
 

@@ -9,7 +9,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake make pkg-config ca-certificates \
   libre2-dev libcli11-dev nlohmann-json3-dev libgraphviz-dev graphviz \
   libpqxx-dev catch2 libpugixml-dev zlib1g-dev libpg-query-dev \
-  postgresql postgresql-client python3 gzip clang libclang-rt-14-dev >/dev/null
+  postgresql postgresql-client python3 gzip clang libclang-rt-14-dev \
+  mariadb-server mariadb-client >/dev/null
 
 # Node.js and npm (for the SARIF validator and the browser test) from Debian
 # only when the machine has none (a Node.js of its own ships its own npm).

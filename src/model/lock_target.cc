@@ -31,6 +31,18 @@ std::string SqlServerLabel(const LockTarget& l) {
   return s;
 }
 
+// InnoDB (engine mysql): "record shop.account index PRIMARY heap 2",
+// "supremum of shop.slot index PRIMARY (page 3)", "table shop.account".
+std::string InnodbLabel(const LockTarget& l) {
+  std::string table(l.Field("table"));
+  if (!l.Field("database").empty()) table = std::string(l.Field("database")) + "." + table;
+  if (l.type == "table") return "table " + table;
+  std::string where = table + " index " + std::string(l.Field("index"));
+  if (l.Field("supremum") == "true") return "supremum of " + where + " (page " + std::string(l.Field("page")) + ")";
+  if (l.Field("heap_no").empty()) return "records of " + where + " (page " + std::string(l.Field("page")) + ")";
+  return "record " + where + " heap " + std::string(l.Field("heap_no"));
+}
+
 }  // namespace
 
 std::string_view LockTarget::Field(std::string_view name) const {
@@ -66,6 +78,7 @@ std::string LockTarget::Label() const {
     return "advisory lock [" + std::string(Field("classid")) + "," +
            std::string(Field("objid")) + "," + std::string(Field("objsubid")) + "]";
   if (IsSqlServerResource(type)) return SqlServerLabel(*this);
+  if ((type == "record" || type == "table") && !Field("table").empty()) return InnodbLabel(*this);
   if (!text.empty()) return text;
   return Key();
 }
