@@ -3,7 +3,7 @@
 // foreign-key check, then UPDATE or DELETE). docs/rules/MY003.md.
 #include "rules/mysql/builtin_rules.h"
 #include "rules/mysql/my_text.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

@@ -4,7 +4,7 @@
 // docs/rules/MY004.md.
 #include "rules/mysql/builtin_rules.h"
 #include "rules/mysql/my_text.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

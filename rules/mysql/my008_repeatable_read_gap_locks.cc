@@ -3,7 +3,7 @@
 // not under READ COMMITTED. docs/rules/MY008.md.
 #include "rules/mysql/builtin_rules.h"
 #include "rules/mysql/my_text.h"
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph {
 namespace {

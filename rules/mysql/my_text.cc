@@ -1,7 +1,7 @@
 // See my_text.h.
 #include "rules/mysql/my_text.h"
 
-#include "rules/postgresql/rule_text.h"
+#include "rules/rule_text.h"
 
 namespace lockgraph::my_rules {
 
