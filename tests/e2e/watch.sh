@@ -202,6 +202,60 @@ PY
 lgw_hold all all_at_once >"$WORK/all.hold.out" 2>&1 || check fail "all: scenario" "could not be built"
 grep -E '^(PASS|FAIL)' "$WORK/all.hold.out"
 
+# ---- a tuple-lock queue whose holder is killed: one wait goes on (wait_changed) ---------
+# TA updates account 7 and stays open; TB's UPDATE of it waits for TA's xid (holding the
+# tuple lock); TC's waits for the tuple lock behind TB. TA is terminated: TB gets the row,
+# and TC, in the same statement, now waits for TB's xid: one wait that changed, not ended.
+tuple_queue() {
+  local s
+  _LG_SESSIONS=()
+  for s in TA TB TC; do _lgw_open $s lg_watch_tq_$s && _lg_step $s "BEGIN;" || return 1; done
+  _lg_step TA "UPDATE accounts SET balance = balance + 1 WHERE id = 7;" || return 1
+  _lg_send TB "UPDATE accounts SET balance = balance + 2 WHERE id = 7;"
+  _lgw_wait_lock TB || return 1
+  _lg_send TC "UPDATE accounts SET balance = balance + 3 WHERE id = 7;"
+  _lgw_wait_lock TC || return 1
+  "$BIN" watch --interval 200ms --format ndjson "$DSN" >"$WORK/tq.ndjson" 2>"$WORK/tq.err" &
+  local wpid=$!
+  BG_PIDS+=("$wpid")
+  for _ in $(seq 100); do grep -q "\"type\":\"wait_started\".*\"pid\":${_LG_BACKEND[TC]}[,}]" "$WORK/tq.ndjson" && break; sleep 0.1; done
+  _lg_q -- "select pg_terminate_backend(${_LG_BACKEND[TA]})" >/dev/null
+  for _ in $(seq 100); do grep -q '"type":"wait_changed"' "$WORK/tq.ndjson" && break; sleep 0.1; done
+  sleep 1  # a few more polls: nothing else may happen to TC's wait
+  kill -INT "$wpid"; wait "$wpid"
+  TQ_TB=${_LG_BACKEND[TB]} TQ_TC=${_LG_BACKEND[TC]}
+  _lgw_terminate_all
+  _lg_close_all
+}
+tuple_queue >"$WORK/tq.out" 2>&1
+out=$(python3 - "$WORK/tq.ndjson" "${TQ_TB:-0}" "${TQ_TC:-0}" <<'PY'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+tb, tc = int(sys.argv[2]), int(sys.argv[3])
+def of(pid, t): return [e for e in ev if e["type"] == t and e.get("pid") == pid]
+problems = []
+if len(of(tc, "wait_started")) != 1: problems.append(f"TC started {len(of(tc, 'wait_started'))}x")
+if of(tc, "wait_ended"): problems.append("TC ended")
+ch = of(tc, "wait_changed")
+if len(ch) != 1:
+    problems.append(f"TC changed {len(ch)}x")
+else:
+    c = ch[0]
+    if c["previous_lock"]["type"] != "tuple" or c["waiter"]["waiting_for"]["lock"]["type"] != "transactionid":
+        problems.append(f"TC changed from {c['previous_lock']['type']} to {c['waiter']['waiting_for']['lock']['type']}")
+    if c["blocked_by"] != [tb]: problems.append(f"TC blocked by {c['blocked_by']}")
+    if not c.get("waited_ms", 0) > 0: problems.append("no waited_ms")
+if len(of(tb, "wait_ended")) != 1: problems.append(f"TB ended {len(of(tb, 'wait_ended'))}x")
+print("ok" if not problems else "; ".join(problems))
+PY
+)
+if [ "$out" = ok ]; then
+  check pass "tuple-lock queue, holder killed: the waiter behind waits on (wait_changed, tuple -> transactionid)"
+else
+  check fail "tuple-lock queue, holder killed: the waiter behind waits on (wait_changed, tuple -> transactionid)" \
+    "$out; $(tail -c 300 "$WORK/tq.out")"
+fi
+
 # ---- connection handling ----------------------------------------------------------------
 # PG* environment variables, then a service file, with no DSN at all.
 out=$(PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=postgres PGDATABASE=$LG_PG_DB \
