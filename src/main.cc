@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "app/cli_errors.h"
 #include "app/commands.h"
 
 int main(int argc, char** argv) {
@@ -24,8 +25,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::RuntimeError& e) {
     return e.get_exit_code();  // a command's own exit code
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : lockgraph::kExitError;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::cerr << "lockgraph: " << lockgraph::PlainParseError(app, e, args) << '\n'
+              << "Run '" << lockgraph::HelpCommand(app) << "' for the options and examples.\n";
+    return lockgraph::kExitError;
   }
   return 0;
 }

@@ -6,9 +6,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "gate/baseline.h"
 #include "app/command_util.h"
 #include "app/commands.h"
+#include "gate/baseline.h"
+#include "text/plural.h"
 #include "watch/duration.h"
 
 namespace lockgraph {
@@ -48,9 +49,10 @@ int RunBaseline(const BaselineArgs& args) {
       return kExitError;
     }
   }
-  std::cerr << "lockgraph baseline: " << baseline.deadlocks.size() << " deadlock signatures, "
-            << baseline.lock_waits.size() << " lock-wait keys, " << baseline.findings.size()
-            << " run-level findings\n";
+  std::cerr << "lockgraph baseline: "
+            << Plural(baseline.deadlocks.size(), "deadlock signature", "deadlock signatures") << ", "
+            << Plural(baseline.lock_waits.size(), "lock-wait key", "lock-wait keys") << ", "
+            << Plural(baseline.findings.size(), "run-level finding", "run-level findings") << '\n';
   return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "emit/text_safety.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
@@ -36,10 +37,6 @@ std::string Who(const SessionInfo& s) {
 std::string Time(const Event& ev) { return ev.time.empty() ? "(no time)" : Clean(ev.time); }
 
 bool IdleInTransaction(const Backend& b) { return b.state.rfind("idle in transaction", 0) == 0; }
-
-std::string Plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 }  // namespace
 

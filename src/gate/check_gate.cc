@@ -5,12 +5,10 @@
 #include <cstdio>
 #include <set>
 
+#include "text/plural.h"
+
 namespace lockgraph {
 namespace {
-
-std::string Plural(uint64_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 std::string Ms(double ms) {
   char buf[32];

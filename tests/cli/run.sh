@@ -186,5 +186,8 @@ printf 'all 12 tests passed\n' >"$WORK/green.log"
 check "check: test output without a deadlock passes with exit 0" bash -c \
   "'$BIN' check - < '$WORK/green.log' >/dev/null 2>&1"
 
+# shellcheck source=usage-errors.sh
+source "$ROOT/tests/cli/usage-errors.sh"
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
