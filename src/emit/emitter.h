@@ -37,9 +37,14 @@ class Emitter {
   /// Writes the whole report (streaming emitters: only what is left).
   virtual void Write(const Report& report, std::ostream& out) = 0;
   void set_options(const EmitOptions& options) { options_ = options; }
+  /// The absolute root the input paths are relative to (check:
+  /// --source-root, src/emit/source_paths.h); sarif names it in
+  /// originalUriBaseIds. Empty (the default, analyze): not known.
+  void set_source_root(const std::string& root) { source_root_ = root; }
 
  protected:
   EmitOptions options_;
+  std::string source_root_;
 };
 
 std::unique_ptr<Emitter> MakeTextEmitter();
@@ -49,6 +54,7 @@ std::unique_ptr<Emitter> MakeDotEmitter();
 std::unique_ptr<Emitter> MakeSarifEmitter();
 std::unique_ptr<Emitter> MakeJunitEmitter();
 std::unique_ptr<Emitter> MakeGithubEmitter();
+std::unique_ptr<Emitter> MakeCodeQualityEmitter();
 std::unique_ptr<Emitter> MakeHtmlEmitter();
 
 /// Every builtin emitter, in the order `--help` lists them.

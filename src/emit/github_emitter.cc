@@ -84,6 +84,11 @@ class GithubEmitter : public Emitter {
         if (!ev.deadlock || IsGroupExample(report, ev)) AnnotateFinding(report, &ev, f, out);
     for (const Finding& f : report.findings) AnnotateFinding(report, nullptr, f, out);
     if (!report.check) return;
+    for (size_t i : report.check->cycles) {
+      const Event& ev = report.events[i];
+      Annotate(report.check->deadlocks_failed ? "error" : "notice", &ev.source,
+               "lockgraph: " + CycleTitle(ev), CycleText(ev), out);
+    }
     for (const LongWait& w : report.check->long_waits) {
       const Event& ev = report.events[w.event];
       Annotate(w.known ? "notice" : "error", &ev.source, "lockgraph: " + WaitTitle(ev),

@@ -88,12 +88,18 @@ class JunitEmitter : public Emitter {
   // baseline entries.
   void AddCheckCases(const Report& report, pugi::xml_node suite, Counts* c) const {
     const CheckResult& check = *report.check;
+    for (size_t i : check.cycles) {
+      const Event& ev = report.events[i];
+      pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", CycleTitle(ev), c);
+      SetFile(tc, ev.source);
+      if (check.deadlocks_failed) Fail(tc, "lock-cycle", CycleTitle(ev), CycleText(ev), c);
+    }
     std::map<std::string, std::vector<const LongWait*>> by_key;
     for (const LongWait& w : check.long_waits) by_key[w.key].push_back(&w);
     for (const auto& [key, waits] : by_key) {
       const Event& ev = report.events[waits.front()->event];
       pugi::xml_node tc = AddCase(suite, "lockgraph.lock_waits",
-                                  "lock wait " + key + ": " + WaitDescription(ev), c);
+                                  "lock wait " + key + ": " + WaitWhat(ev), c);
       SetFile(tc, ev.source);
       if (waits.front()->known) continue;
       std::string text;

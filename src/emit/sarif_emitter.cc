@@ -9,6 +9,7 @@
 // invalid UTF-8 (replaced) are the library's.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 
 #include "analysis/signature.h"
@@ -26,6 +27,7 @@ using json = nlohmann::ordered_json;
 
 constexpr const char* kDeadlockRule = "LG-DEADLOCK";
 constexpr const char* kWaitRule = "LG-LOCK-WAIT";
+constexpr const char* kCycleRule = "LG-LOCK-CYCLE";
 
 const char* Level(Severity s) {
   switch (s) {
@@ -36,11 +38,14 @@ const char* Level(Severity s) {
   return "warning";
 }
 
-// A URI reference for a path as given: unreserved characters and '/' kept,
-// everything else percent-encoded; absolute paths become file:// URIs.
+constexpr const char* kSrcRoot = "%SRCROOT%";
+
+// A URI reference for a path: unreserved characters and '/' kept,
+// everything else percent-encoded. Input paths are relative to the source
+// root here (source_paths.h); the root itself is absolute.
 std::string PathUri(const std::string& path) {
   static const char* kHex = "0123456789ABCDEF";
-  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
+  std::string out;
   for (unsigned char c : path) {
     if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
       out += char(c);
@@ -92,7 +97,15 @@ json Rules(std::vector<std::string>* ids) {
                        "A lock wait longer than the limit of `lockgraph check --max-lock-wait`. "
                        "See PG010 (`lockgraph explain PG010`) for who held the lock and why.",
                        "error"));
-  ids->assign({kDeadlockRule, kWaitRule});
+  rules.push_back(Rule(kCycleRule, "snapshot-lock-cycle", "processes waiting in a circle in a snapshot",
+                       "A pg_locks snapshot shows processes that wait for each other in a circle: "
+                       "a deadlock the server has not broken yet, or never will.",
+                       "Processes of a pg_locks snapshot wait for each other in a circle. "
+                       "`lockgraph check` counts each such cycle as a deadlock against "
+                       "`--max-deadlocks`. Advisory locks and a high `deadlock_timeout` are the "
+                       "usual causes; see docs/watch.md.",
+                       "error"));
+  ids->assign({kDeadlockRule, kWaitRule, kCycleRule});
   for (const auto& r : RegisterBuiltinRules(RuleSettings{})) {
     const RuleInfo& i = r->info();
     std::string page(RuleDoc(i.id));
@@ -104,11 +117,42 @@ json Rules(std::vector<std::string>* ids) {
   return rules;
 }
 
-json Location(const SourceSpan& s) {
-  json region = {{"startLine", s.first_line}};
+json PhysicalLocation(const SourceSpan& s) {
+  json region = {{"startLine", std::max<uint64_t>(s.first_line, 1)}};
   if (s.last_line > s.first_line) region["endLine"] = s.last_line;
-  return json::array({{{"physicalLocation",
-                        {{"artifactLocation", {{"uri", PathUri(s.file)}}}, {"region", region}}}}});
+  return {{"physicalLocation",
+           {{"artifactLocation", {{"uri", PathUri(s.file)}, {"uriBaseId", kSrcRoot}}},
+            {"region", region}}}};
+}
+
+json Location(const SourceSpan& s) { return json::array({PhysicalLocation(s)}); }
+
+// Where a run-level result points (GitHub code scanning rejects a result
+// without a location): the deadlock groups whose signatures it names, else
+// the first line of the first input.
+json RunLocation(const Report& report, const std::vector<std::string>& signatures) {
+  json locations = json::array();
+  for (const DeadlockGroup& g : report.groups) {
+    if (std::find(signatures.begin(), signatures.end(), g.signature) == signatures.end()) continue;
+    SourceSpan span = g.first_source;
+    if (g.last_source.file == span.file && g.last_source.last_line > span.last_line)
+      span.last_line = g.last_source.last_line;
+    locations.push_back(PhysicalLocation(span));
+  }
+  if (locations.empty()) {
+    SourceSpan first;
+    first.file = report.inputs.empty() ? "-" : report.inputs.front().file;
+    first.first_line = first.last_line = 1;
+    locations.push_back(PhysicalLocation(first));
+  }
+  return locations;
+}
+
+// The absolute source root as a file URI ending in '/', as SARIF asks.
+std::string RootUri(const std::string& root) {
+  std::string uri = "file://" + PathUri(root);
+  if (uri.back() != '/') uri += '/';
+  return uri;
 }
 
 class SarifEmitter : public Emitter {
@@ -134,8 +178,10 @@ class SarifEmitter : public Emitter {
                     {"version", LOCKGRAPH_VERSION},
                     {"semanticVersion", LOCKGRAPH_VERSION},
                     {"rules", std::move(rules)}}}}},
-                {"columnKind", "utf16CodeUnits"},
-                {"results", std::move(results)}};
+                {"columnKind", "utf16CodeUnits"}};
+    if (!source_root_.empty())
+      run["originalUriBaseIds"] = {{kSrcRoot, {{"uri", RootUri(source_root_)}}}};
+    run["results"] = std::move(results);
     json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", json::array({std::move(run)})}};
@@ -170,8 +216,9 @@ class SarifEmitter : public Emitter {
   json FindingResult(const Report& report, const Event* ev, const Finding& f) const {
     json r = Result(f.rule_id, Level(f.severity), FindingTitle(f) + "\n" + FindingText(f));
     std::string identity = f.rule_id;
+    r["locations"] = ev && ev->source.first_line ? Location(ev->source)
+                                                 : RunLocation(report, f.signatures);
     if (ev) {
-      if (ev->source.first_line) r["locations"] = Location(ev->source);
       identity += "|" + (ev->deadlock ? ev->signature : ev->lock_wait ? WaitKey(*ev) : "");
     } else {
       identity += "|" + FindingKey(f);
@@ -186,6 +233,13 @@ class SarifEmitter : public Emitter {
 
   void AddCheck(const Report& report, json& results) const {
     const CheckResult& c = *report.check;
+    for (size_t i : c.cycles) {
+      const Event& ev = report.events[i];
+      json r = Result(kCycleRule, c.deadlocks_failed ? "error" : "note", CycleText(ev));
+      r["locations"] = Location(ev.source);
+      r["partialFingerprints"] = {{"lockgraphCycle/v1", Fnv1a64Hex(CycleTitle(ev))}};
+      results.push_back(std::move(r));
+    }
     for (const LongWait& w : c.long_waits) {
       const Event& ev = report.events[w.event];
       json r = Result(kWaitRule, w.known ? "note" : "error", WaitText(ev));
@@ -198,6 +252,7 @@ class SarifEmitter : public Emitter {
       const char* rule = stale.rfind("lock wait", 0) == 0 ? kWaitRule : kDeadlockRule;
       json r = Result(rule, "none", "baseline entry no longer seen: " + stale);
       r["kind"] = "pass";
+      r["locations"] = RunLocation(report, {});
       r["baselineState"] = "absent";
       r["partialFingerprints"] = {{"lockgraphBaseline/v1", Fnv1a64Hex(stale)}};
       results.push_back(std::move(r));
