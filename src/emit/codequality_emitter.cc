@@ -57,11 +57,13 @@ class CodeQualityEmitter : public Emitter {
   }
 
  private:
-  // `identity` names the issue across runs; the fingerprint is its FNV-1a
-  // 64 with the rule, so two rules on one deadlock stay apart.
+  // `identity` names the issue across runs: a deadlock group's fingerprint
+  // is its signature, any other's the FNV-1a 64 of rule and identity, so
+  // two rules on one deadlock stay apart.
   void Add(const std::string& check, const char* severity, const std::string& description,
            const std::string& identity, const SourceSpan& source, const Report& report) {
-    std::string fingerprint = Fnv1a64Hex(check + "|" + identity);
+    std::string fingerprint =
+        check == "LG-DEADLOCK" ? identity : Fnv1a64Hex(check + "|" + identity);
     if (!seen_.insert(fingerprint).second) return;
     SourceSpan at = source;
     if (at.file.empty()) at.file = report.inputs.empty() ? "-" : report.inputs.front().file;

@@ -1,6 +1,7 @@
 // Golden files: each folder tests/golden/<case>/ holds one input file
 // (input.log, input.csv, input.json, ...) and the expected output of every
-// emitter (expected.txt, .json, .ndjson, .dot, .sarif, .junit.xml, .github);
+// emitter (expected.txt, .json, .ndjson, .dot, .sarif, .junit.xml, .github,
+// .codequality.json);
 // a file named no-redact turns off the default redaction of sarif and junit. Set LOCKGRAPH_UPDATE_GOLDEN=1
 // to rewrite them, then read the diff before committing.
 #include <catch2/catch.hpp>
@@ -23,6 +24,7 @@ namespace {
 const char* Extension(const std::string& emitter) {
   if (emitter == "text") return "txt";
   if (emitter == "junit") return "junit.xml";
+  if (emitter == "codequality") return "codequality.json";
   return emitter.c_str();
 }
 
