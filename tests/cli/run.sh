@@ -4,7 +4,8 @@
 # stdin and '-', gzip input, several files, exit codes and error messages,
 # NO_COLOR, --show-unparsed, and that every format reports the same counts;
 # the usage errors and stdin of `check` and `baseline` (their real-server
-# scenarios: tests/e2e/check.sh).
+# scenarios: tests/e2e/check.sh), and what CI services get from `check`
+# (tests/cli/check-ci.sh: paths, SARIF validation, codequality, limits).
 set -uo pipefail
 BIN=${1:?usage: run.sh LOCKGRAPH_BIN}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -185,6 +186,9 @@ check "analyze: the text output notes client output" bash -c \
 printf 'all 12 tests passed\n' >"$WORK/green.log"
 check "check: test output without a deadlock passes with exit 0" bash -c \
   "'$BIN' check - < '$WORK/green.log' >/dev/null 2>&1"
+
+# shellcheck source=check-ci.sh
+source "$ROOT/tests/cli/check-ci.sh"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

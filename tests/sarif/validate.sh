@@ -21,6 +21,11 @@ for f in "$@"; do
   python3 - "$f" "$OUT/v.sarif" "$OUT/log.txt" <<'PY' || status=1
 import json, sys
 name, result, log = sys.argv[1:4]
+try:  # an empty or broken file may leave the validator with nothing to say
+    assert json.load(open(name))["version"] == "2.1.0"
+except Exception as e:  # noqa: BLE001
+    print(f"{name}: not a SARIF 2.1.0 JSON file ({e!r})")
+    sys.exit(1)
 try:
     run = json.load(open(result))["runs"][0]
 except Exception as e:  # noqa: BLE001 - no result file: the validator failed
