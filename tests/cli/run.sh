@@ -189,6 +189,8 @@ check "check: test output without a deadlock passes with exit 0" bash -c \
 
 # shellcheck source=check-ci.sh
 source "$ROOT/tests/cli/check-ci.sh"
+# shellcheck source=github-action.sh
+source "$ROOT/tests/cli/github-action.sh"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
