@@ -1,7 +1,8 @@
 // --format junit: JUnit XML for CI test reports. One test case per deadlock
 // signature (failing when it fails the run: always for analyze, for check
 // when it is new and the deadlock limit is broken), one per lock-wait key
-// over check's --max-lock-wait, one per --fail-on rule, one skipped case per
+// over check's --max-lock-wait, one per lock cycle of a snapshot (failing
+// when the deadlock limit is broken), one per --fail-on rule, one skipped case per
 // baseline entry no longer seen; "no deadlocks" passes when there is nothing
 // else. Failing cases carry the report. Written with pugixml (escaping by
 // the library); text goes through PrintableText first because XML 1.0 has

@@ -1,9 +1,14 @@
 // --format sarif: SARIF 2.1.0 for code-scanning uploads. One result per
 // deadlock group (rule LG-DEADLOCK) and per finding (the group's first
 // deadlock stands for its group; lock waits each; run-level ones), one per
-// lock wait over check's --max-lock-wait (rule LG-LOCK-WAIT), and with a
-// baseline one "absent" result per entry no longer seen. Rule metadata
-// carries each rule's page (docs/rules/*.md, embedded) as help text.
+// lock wait over check's --max-lock-wait (rule LG-LOCK-WAIT), one per lock
+// cycle of a snapshot (LG-LOCK-CYCLE), and with a baseline one "absent"
+// result per entry no longer seen. Every result has a location, as GitHub
+// requires: run-level ones point at the groups they name or at the first
+// input's first line. URIs are relative to %SRCROOT% (check rewrote the
+// paths, source_paths.h; originalUriBaseIds names the root when known).
+// Rule metadata carries each rule's page (docs/rules/*.md, embedded) as
+// fullDescription (its first paragraph) and help (text and Markdown).
 // partialFingerprints come from the signature and wait keys, so a result
 // keeps its identity across runs. Built with nlohmann_json: escaping and
 // invalid UTF-8 (replaced) are the library's.
