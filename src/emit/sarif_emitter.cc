@@ -16,12 +16,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "analysis/signature.h"
 #include "app/baseline.h"
 #include "app/check_gate.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
+#include "emit/source_paths.h"
 #include "rules/rule.h"
 #include "rules/rule_docs.h"
 
@@ -122,33 +124,47 @@ json Rules(std::vector<std::string>* ids) {
   return rules;
 }
 
-json PhysicalLocation(const SourceSpan& s) {
+// Input paths as SARIF names them: relative to the source root. check has
+// rewritten them already (source_paths.h); analyze gives them as typed, so
+// they are made relative to the default root here.
+using PathMap = std::map<std::string, std::string>;
+
+const std::string& MappedPath(const PathMap& paths, const std::string& file) {
+  auto it = paths.find(file);
+  return it == paths.end() ? file : it->second;
+}
+
+json PhysicalLocation(const SourceSpan& s, const PathMap& paths) {
   json region = {{"startLine", std::max<uint64_t>(s.first_line, 1)}};
   if (s.last_line > s.first_line) region["endLine"] = s.last_line;
   return {{"physicalLocation",
-           {{"artifactLocation", {{"uri", PathUri(s.file)}, {"uriBaseId", kSrcRoot}}},
+           {{"artifactLocation",
+             {{"uri", PathUri(MappedPath(paths, s.file))}, {"uriBaseId", kSrcRoot}}},
             {"region", region}}}};
 }
 
-json Location(const SourceSpan& s) { return json::array({PhysicalLocation(s)}); }
+json Location(const SourceSpan& s, const PathMap& paths) {
+  return json::array({PhysicalLocation(s, paths)});
+}
 
 // Where a run-level result points (GitHub code scanning rejects a result
 // without a location): the deadlock groups whose signatures it names, else
 // the first line of the first input.
-json RunLocation(const Report& report, const std::vector<std::string>& signatures) {
+json RunLocation(const Report& report, const std::vector<std::string>& signatures,
+                 const PathMap& paths) {
   json locations = json::array();
   for (const DeadlockGroup& g : report.groups) {
     if (std::find(signatures.begin(), signatures.end(), g.signature) == signatures.end()) continue;
     SourceSpan span = g.first_source;
     if (g.last_source.file == span.file && g.last_source.last_line > span.last_line)
       span.last_line = g.last_source.last_line;
-    locations.push_back(PhysicalLocation(span));
+    locations.push_back(PhysicalLocation(span, paths));
   }
   if (locations.empty()) {
     SourceSpan first;
     first.file = report.inputs.empty() ? "-" : report.inputs.front().file;
     first.first_line = first.last_line = 1;
-    locations.push_back(PhysicalLocation(first));
+    locations.push_back(PhysicalLocation(first, paths));
   }
   return locations;
 }
@@ -169,6 +185,7 @@ class SarifEmitter : public Emitter {
   bool RedactsByDefault() const override { return true; }
 
   void Write(const Report& report, std::ostream& out) override {
+    MapPaths(report);
     json rules = Rules(&ids_);
     json results = json::array();
     for (const DeadlockGroup& g : report.groups) AddGroup(report, g, results);
@@ -184,8 +201,7 @@ class SarifEmitter : public Emitter {
                     {"semanticVersion", LOCKGRAPH_VERSION},
                     {"rules", std::move(rules)}}}}},
                 {"columnKind", "utf16CodeUnits"}};
-    if (!source_root_.empty())
-      run["originalUriBaseIds"] = {{kSrcRoot, {{"uri", RootUri(source_root_)}}}};
+    run["originalUriBaseIds"] = {{kSrcRoot, {{"uri", RootUri(root_)}}}};
     run["results"] = std::move(results);
     json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
@@ -208,7 +224,7 @@ class SarifEmitter : public Emitter {
     const bool fails = GroupFails(report, g);
     json r = Result(kDeadlockRule, fails ? "error" : "note",
                     GroupTitle(g) + "\n" + GroupText(report, g));
-    r["locations"] = Location(g.first_source);
+    r["locations"] = Location(g.first_source, paths_);
     r["partialFingerprints"] = {{"lockgraphSignature/v1", g.signature}};
     r["properties"] = {{"count", g.count}, {"firstSeen", g.first_time},
                        {"lastSeen", g.last_time}, {"rules", g.rules}};
@@ -221,8 +237,8 @@ class SarifEmitter : public Emitter {
   json FindingResult(const Report& report, const Event* ev, const Finding& f) const {
     json r = Result(f.rule_id, Level(f.severity), FindingTitle(f) + "\n" + FindingText(f));
     std::string identity = f.rule_id;
-    r["locations"] = ev && ev->source.first_line ? Location(ev->source)
-                                                 : RunLocation(report, f.signatures);
+    r["locations"] = ev && ev->source.first_line ? Location(ev->source, paths_)
+                                                 : RunLocation(report, f.signatures, paths_);
     if (ev) {
       identity += "|" + (ev->deadlock ? ev->signature : ev->lock_wait ? WaitKey(*ev) : "");
     } else {
@@ -241,14 +257,14 @@ class SarifEmitter : public Emitter {
     for (size_t i : c.cycles) {
       const Event& ev = report.events[i];
       json r = Result(kCycleRule, c.deadlocks_failed ? "error" : "note", CycleText(ev));
-      r["locations"] = Location(ev.source);
+      r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphCycle/v1", Fnv1a64Hex(CycleTitle(ev))}};
       results.push_back(std::move(r));
     }
     for (const LongWait& w : c.long_waits) {
       const Event& ev = report.events[w.event];
       json r = Result(kWaitRule, w.known ? "note" : "error", WaitText(ev));
-      r["locations"] = Location(ev.source);
+      r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphWait/v1", w.key}};
       Baseline(report, w.known, r);
       results.push_back(std::move(r));
@@ -257,14 +273,28 @@ class SarifEmitter : public Emitter {
       const char* rule = stale.rfind("lock wait", 0) == 0 ? kWaitRule : kDeadlockRule;
       json r = Result(rule, "none", "baseline entry no longer seen: " + stale);
       r["kind"] = "pass";
-      r["locations"] = RunLocation(report, {});
+      r["locations"] = RunLocation(report, {}, paths_);
       r["baselineState"] = "absent";
       r["partialFingerprints"] = {{"lockgraphBaseline/v1", Fnv1a64Hex(stale)}};
       results.push_back(std::move(r));
     }
   }
 
+  // check: the paths are relative to source_root_ already; analyze: each
+  // input's path made relative to DefaultSourceRoot() of the inputs.
+  void MapPaths(const Report& report) {
+    paths_.clear();
+    root_ = source_root_;
+    if (!root_.empty()) return;
+    std::vector<std::string> files;
+    for (const InputInfo& in : report.inputs) files.push_back(in.file);
+    root_ = DefaultSourceRoot(files);
+    for (const std::string& f : files) paths_[f] = RepoPath(f, root_);
+  }
+
   std::vector<std::string> ids_;
+  PathMap paths_;
+  std::string root_;
 };
 
 }  // namespace

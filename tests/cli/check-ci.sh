@@ -114,3 +114,7 @@ check "check: a snapshot's cycle is a result in sarif, github, junit and codequa
    '$BIN' check -f github '$SNAP' 2>/dev/null | grep -q '^::error file=.*title=lockgraph%3A lock cycle 13922 -> 13957 -> 13922 in a snapshot::' &&
    '$BIN' check -f junit '$SNAP' 2>/dev/null | grep -q 'failures=\"1\"' &&
    '$BIN' check -f codequality '$SNAP' 2>/dev/null | grep -q '\"check_name\": \"LG-LOCK-CYCLE\"'"
+check "analyze -f sarif: paths relative to the git work tree too, never file:// or .." bash -c \
+  "cd '$WORK/job' && '$BIN' analyze -f sarif ../repo/logs/pg.log | grep '\"uri\": ' | sort -u >'$WORK/an-uris' &&
+   grep -q '\"uri\": \"logs/pg.log\",' '$WORK/an-uris' && grep -q '\"uri\": \"file://$WORK/repo/\"' '$WORK/an-uris' &&
+   test \$(wc -l <'$WORK/an-uris') -eq 2"
