@@ -37,11 +37,12 @@ bool Digit(const std::string& s, size_t i) {
 }
 
 // True when the character at `i` continues a number or a word: a letter,
-// digit or '_', or a decimal point between digits (10.5; "id = 10." ends).
+// digit or '_', '$' before it (a $1 parameter in lockgraph's own hints:
+// `ANY($1)`), or a decimal point between digits (10.5; "id = 10." ends).
 bool Continues(const std::string& s, size_t i, bool after) {
   if (i >= s.size()) return false;
   unsigned char c = s[i];
-  if (std::isalnum(c) || c == '_') return true;
+  if (std::isalnum(c) || c == '_' || (!after && c == '$')) return true;
   return c == '.' && (after ? Digit(s, i + 1) : i > 0 && Digit(s, i - 1));
 }
 
@@ -67,9 +68,39 @@ std::vector<std::string> LongestFirst(const std::set<std::string>& values) {
   return v;
 }
 
+// A `code span` that uses a $n parameter is a statement lockgraph wrote for
+// any case (`SELECT 1 FROM t WHERE k = ANY($1) ...`), not the event's: it
+// quotes no value, and keeps its own numbers.
+bool IsTemplateSpan(std::string_view span) {
+  for (size_t i = span.find('$'); i != std::string_view::npos; i = span.find('$', i + 1))
+    if (i + 1 < span.size() && std::isdigit(static_cast<unsigned char>(span[i + 1]))) return true;
+  return false;
+}
+
 void RedactValues(std::string* text, const LiteralValues& values) {
+  // Template spans are set aside under a mark without digits or quotes.
+  std::vector<std::string> kept;
+  for (size_t open = text->find('`'); open != std::string::npos; open = text->find('`', open + 1)) {
+    size_t close = text->find('`', open + 1);
+    if (close == std::string::npos) break;
+    std::string span = text->substr(open, close - open + 1);
+    if (!IsTemplateSpan(span)) {
+      open = close;
+      continue;
+    }
+    std::string mark = "\x01" + std::string(1, char('a' + kept.size() % 26)) +
+                       std::string(kept.size() / 26, 'z') + "\x01";
+    kept.push_back(std::move(span));
+    text->replace(open, close - open + 1, mark);
+    open += mark.size() - 1;
+  }
   for (const std::string& q : LongestFirst(values.quoted)) ReplaceAll(text, q, false);
   for (const std::string& n : LongestFirst(values.numbers)) ReplaceAll(text, n, true);
+  for (size_t i = 0; i < kept.size(); ++i) {
+    std::string mark = "\x01" + std::string(1, char('a' + i % 26)) + std::string(i / 26, 'z') + "\x01";
+    size_t at = text->find(mark);
+    if (at != std::string::npos) text->replace(at, mark.size(), kept[i]);
+  }
 }
 
 // Evidence lines that quote SQL: "process 12 (victim): UPDATE ...",
@@ -126,6 +157,37 @@ void RedactQueries(Event* event, LiteralValues* values) {
   if (event->wait_change) RedactBackend(&event->wait_change->waiter, values);
 }
 
+// The text between two tokens: whitespace and comments only (the lexer
+// drops nothing else). A comment keeps its delimiters and words; the
+// literals in it are redacted as SQL (`-- customer 42` -> `-- customer ?`),
+// nested /* */ comments too.
+std::string RedactGap(std::string_view gap) {
+  std::string out;
+  size_t i = 0;
+  while (i < gap.size()) {
+    if (gap.compare(i, 2, "--") == 0) {
+      size_t end = std::min(gap.find('\n', i), gap.size());
+      out += "--" + RedactSql(gap.substr(i + 2, end - i - 2));
+      i = end;
+    } else if (gap.compare(i, 2, "/*") == 0) {
+      size_t j = i + 2;
+      int depth = 1;
+      while (j < gap.size() && depth > 0) {
+        if (gap.compare(j, 2, "/*") == 0) ++depth, j += 2;
+        else if (gap.compare(j, 2, "*/") == 0) --depth, j += 2;
+        else ++j;
+      }
+      size_t body_end = depth == 0 ? j - 2 : gap.size();  // clipped: open to the end
+      out += "/*" + RedactSql(gap.substr(i + 2, body_end - i - 2));
+      if (depth == 0) out += "*/";
+      i = j;
+    } else {
+      out += gap[i++];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RedactSql(std::string_view sql) {
@@ -133,12 +195,14 @@ std::string RedactSql(std::string_view sql) {
   out.reserve(sql.size());
   size_t copied = 0;
   for (const SqlToken& t : TokenizeSql(sql)) {
-    if (!IsRedacted(t)) continue;
-    out.append(sql.substr(copied, t.begin - copied));
-    out += '?';
+    out.append(RedactGap(sql.substr(copied, t.begin - copied)));
+    if (IsRedacted(t))
+      out += '?';
+    else
+      out.append(sql.substr(t.begin, t.end - t.begin));
     copied = t.end;
   }
-  out.append(sql.substr(copied));
+  out.append(RedactGap(sql.substr(copied)));
   return out;
 }
 
@@ -165,7 +229,11 @@ void RedactEvent(Event* event) {
     RedactValues(&f.hint, values);
     for (std::string& e : f.evidence) {
       e = RedactEvidence(e);
-      RedactValues(&e, values);
+      // "edge 2: ..." numbers the edges: lockgraph's label, not a value.
+      size_t label = e.rfind("edge ", 0) == 0 ? e.find(": ") : std::string::npos;
+      std::string rest = label == std::string::npos ? e : e.substr(label);
+      RedactValues(&rest, values);
+      e = label == std::string::npos ? rest : e.substr(0, label) + rest;
     }
   }
 }

@@ -1,8 +1,9 @@
 // --redact: literals in queries (strings, E'' strings, dollar-quoted
-// bodies, numbers, and so the members of arrays) replaced by "?" in every
-// output, for logs that carry customer data. Identifiers, keywords, $n
-// parameters, comments' absence and the layout of the text are kept, so a
-// redacted report still names tables, columns and statement shapes.
+// bodies, numbers, and so the members of arrays, also inside comments)
+// replaced by "?" in every output, for logs that carry customer data.
+// Identifiers, keywords, $n parameters, comments' words and the layout of
+// the text are kept, so a redacted report still names tables, columns and
+// statement shapes. lockgraph's own text in findings (`ANY($1)`) stays.
 // Findings are redacted too: they quote keys and statements of the event.
 // docs/ci.md#redaction.
 #pragma once
@@ -15,8 +16,9 @@
 namespace lockgraph {
 
 /// `sql` with every string and number literal replaced by "?" (the tokens of
-/// src/analysis/sql_lexer.h); an unterminated literal (a clipped query) is
-/// replaced up to the end.
+/// src/analysis/sql_lexer.h), in comments too (`/* order 42 */` ->
+/// `/* order ? */`); an unterminated literal (a clipped query) is replaced
+/// up to the end.
 std::string RedactSql(std::string_view sql);
 
 /// A CONTEXT line: `SQL statement "..."` has its statement redacted, the

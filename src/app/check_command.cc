@@ -1,15 +1,17 @@
 // `lockgraph check [FILE...|-]`: the CI gate. Reads logs like analyze,
-// decides with src/app/check_gate.h, prints the report in the chosen format
+// decides with src/gate/check_gate.h, prints the report in the chosen format
 // on stdout and a one-line verdict on stderr; exit 0 within limits, 1 when
 // a limit or rule is broken, 2 for usage or input errors. docs/ci.md.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "gate/check_gate.h"
 #include "app/command_util.h"
 #include "app/commands.h"
+#include "emit/source_paths.h"
 #include "emit/text_safety.h"
 #include "watch/duration.h"
 
@@ -21,10 +23,28 @@ struct CheckArgs {
   std::string format = "text";
   std::string color = "auto";
   uint64_t max_deadlocks = 0;
+  std::optional<uint64_t> max_unparsed;
   std::string max_lock_wait;
+  std::string source_root;
   std::vector<std::string> fail_on;
   std::string baseline;
 };
+
+constexpr uint64_t kMaxCount = 1000000000;      // --max-deadlocks, --max-unparsed
+constexpr double kMaxLockWaitMs = 24 * 3600e3;  // --max-lock-wait: one day
+
+// A whole number from 0 to kMaxCount, digits only: "-1" is refused here,
+// before CLI11 would wrap it to 2^64-1 and so turn the gate off.
+CLI::Validator CountValidator() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        bool digits = !s.empty() && s.size() <= 10 &&
+                      std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && std::stoull(s) <= kMaxCount) return "";
+        return "'" + s + "' is not a count from 0 to " + std::to_string(kMaxCount);
+      },
+      "COUNT");
+}
 
 // --fail-on takes IDs or names, as --rules does; the gate compares IDs.
 bool FailOnIds(const std::vector<std::string>& given, std::vector<std::string>* ids,
@@ -42,9 +62,10 @@ bool MakeLimits(const CheckArgs& args, Baseline* baseline, CheckLimits* limits) 
   limits->max_deadlocks = args.max_deadlocks;
   if (!args.max_lock_wait.empty()) {
     limits->max_lock_wait_ms = ParseDurationMs(args.max_lock_wait);
-    if (!limits->max_lock_wait_ms) {
+    if (!limits->max_lock_wait_ms || *limits->max_lock_wait_ms < 0 ||
+        *limits->max_lock_wait_ms > kMaxLockWaitMs) {
       std::cerr << "lockgraph check: --max-lock-wait '" << args.max_lock_wait
-                << "' is not a duration (250ms, 5s, 1.5s, 2m, or seconds)\n";
+                << "' is not a duration from 0 to 1 day (250ms, 5s, 1.5s, 2m, or seconds)\n";
       return false;
     }
     limits->max_lock_wait_text = args.max_lock_wait;
@@ -64,6 +85,28 @@ bool MakeLimits(const CheckArgs& args, Baseline* baseline, CheckLimits* limits) 
   return true;
 }
 
+// An input read with the wrong format, or not PostgreSQL at all, may hide
+// deadlocks, and so may lines not understood over --max-unparsed: no
+// verdict then, and stderr says how much was read.
+bool Understood(const Report& report, const std::optional<uint64_t>& max_unparsed) {
+  for (const InputInfo& in : report.inputs) {
+    if (!in.poorly_understood) continue;
+    NoteUnparsed(report);
+    std::cerr << "lockgraph check: no verdict: " << OneLineText(in.file)
+              << " was not understood (" << in.lines.parsed << " of "
+              << in.lines.total - in.lines.skipped << " lines)\n";
+    return false;
+  }
+  const uint64_t unparsed = report.summary.lines.unparsed;
+  if (max_unparsed && unparsed > *max_unparsed) {
+    std::cerr << "lockgraph check: no verdict: " << unparsed << " of " << report.summary.lines.total
+              << " lines not understood (--max-unparsed " << *max_unparsed
+              << "; `lockgraph analyze --show-unparsed` lists them)\n";
+    return false;
+  }
+  return true;
+}
+
 int RunCheck(const CheckArgs& args) {
   std::string rule_error;
   if (!RuleEngine::CheckSelection(args.read.rules, &rule_error)) {
@@ -74,7 +117,10 @@ int RunCheck(const CheckArgs& args) {
   CheckLimits limits;
   if (!MakeLimits(args, &baseline, &limits)) return kExitError;
   std::unique_ptr<Emitter> emitter = FindEmitter(args.format);
+  const std::string root = args.source_root.empty() ? DefaultSourceRoot(args.read.files)
+                                                    : NormalRoot(args.source_root);
   emitter->set_options({UseColor(args.color)});
+  emitter->set_source_root(root);
   AnalyzeOptions options = MakeAnalyzeOptions(args.read, emitter.get());
   options.collect_events = true;  // the gate reads every event, also for ndjson
   StreamToEmitter stream(*emitter, std::cout);
@@ -87,19 +133,12 @@ int RunCheck(const CheckArgs& args) {
     std::cerr << "lockgraph check: no verdict: no input could be read\n";
     return kExitError;
   }
+  RelocateSources(&report, root);  // repository paths in every format
   const CheckResult check = EvaluateCheck(report, limits);
   emitter->set_check(&check);
   emitter->Write(report, std::cout);
   std::cout.flush();
-  // An input read with the wrong format, or not PostgreSQL at all, may
-  // hide deadlocks: no verdict about it.
-  for (const InputInfo& in : report.inputs) {
-    if (!in.poorly_understood) continue;
-    NoteUnparsed(report);
-    std::cerr << "lockgraph check: no verdict: " << OneLineText(in.file) << " was not understood (" << in.lines.parsed
-              << " of " << in.lines.total - in.lines.skipped << " lines)\n";
-    return kExitError;
-  }
+  if (!Understood(report, args.max_unparsed)) return kExitError;
   std::cerr << CheckVerdict(check, report) << '\n';
   if (status != kExitOk) return status;  // an unreadable input: no verdict to trust
   return check.Failed() ? kExitFindings : kExitOk;
@@ -120,8 +159,16 @@ void AddCheckCommand(CLI::App& app) {
   cmd->add_option("--color", args->color, "Colour in text output: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))->capture_default_str();
   cmd->add_option("--max-deadlocks", args->max_deadlocks,
-                  "Fail when more (new) deadlocks than this are found")
+                  "Fail when more (new) deadlocks and snapshot lock cycles than this are found")
+      ->check(CountValidator())
       ->capture_default_str();
+  cmd->add_option("--max-unparsed", args->max_unparsed,
+                  "No verdict (exit 2) when more lines than this are not understood "
+                  "(default: only an input mostly not understood)")
+      ->check(CountValidator());
+  cmd->add_option("--source-root", args->source_root,
+                  "Paths in the reports are relative to DIR (default: the git work tree "
+                  "holding the first input, else the current directory)");
   cmd->add_option("--max-lock-wait", args->max_lock_wait,
                   "Fail on a (new) lock wait longer than this: 500ms, 5s, 1m (default: "
                   "lock waits do not fail)");
@@ -140,10 +187,12 @@ void AddCheckCommand(CLI::App& app) {
   lockgraph check --format sarif postgresql.log > lockgraph.sarif   # redacted by default
   lockgraph check --format junit --no-redact postgresql.log > lockgraph-junit.xml
   lockgraph check --format github postgresql.log          # annotations in GitHub Actions
+  lockgraph check --format codequality postgresql.log > gl-code-quality.json   # GitLab
 
 The report goes to stdout in the chosen format, a one-line verdict to stderr.
 Exit codes: 0 within the limits, 1 a limit or rule broken, 2 usage or input
-error (unreadable file or baseline, unknown format). docs/ci.md.)");
+error (unreadable file or baseline, unknown format, an input mostly not
+understood, more lines not understood than --max-unparsed). docs/ci.md.)");
   cmd->callback([args]() { throw CLI::RuntimeError(RunCheck(*args)); });
 }
 

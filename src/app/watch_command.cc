@@ -21,6 +21,7 @@ struct WatchArgs {
   std::string format = "text";
   std::string color = "auto";
   bool once = false;
+  bool redact = false;
 };
 
 int RunWatchCommand(const WatchArgs& args) {
@@ -50,6 +51,7 @@ int RunWatchCommand(const WatchArgs& args) {
   }
   settings.statement_timeout_ms = static_cast<int>(*timeout);
   options.once = args.once;
+  options.redact = args.redact;
   options.format = args.format;
   const bool tty = isatty(STDOUT_FILENO);
   const char* no_color = std::getenv("NO_COLOR");
@@ -80,6 +82,8 @@ void AddWatchCommand(CLI::App& app) {
                   "by the server, reported, and tried again at the next interval")
       ->capture_default_str();
   cmd->add_flag("--once", args->once, "Poll each server once, print, exit");
+  cmd->add_flag("--redact", args->redact,
+                "Replace literals in the queries shown by '?' (docs/ci.md#redaction)");
   cmd->add_option("--duration", args->duration, "Stop after this long (30s, 5m, 1h)");
   cmd->add_option("-f,--format", args->format,
                   "text: a refreshing view on a terminal, changed pictures when piped\n"

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 
+#include "gate/baseline.h"
 #include "gate/check_gate.h"
+#include "gate/snapshot_gate.h"
 
 namespace lockgraph {
 namespace {
@@ -63,13 +65,54 @@ std::string GroupText(const Report& report, const DeadlockGroup& g) {
   return t;
 }
 
+namespace {
+
+// The longest wait of a snapshot's blocking tree or cycle.
+std::string SnapshotWaitTitle(const Event& ev) {
+  const Backend* b = LongestSnapshotWaiter(ev);
+  if (!b) return "snapshot: no lock wait";
+  return "snapshot: lock wait " + b->id + " waited " + Ms(SnapshotWaitMs(ev)) + " for " +
+         b->wait_mode + " on " + b->wait_lock.Label();
+}
+
+std::string SnapshotWaitText(const Event& ev) {
+  std::string t = SnapshotWaitTitle(ev) + " (" + ev.time + ")\n";
+  const std::vector<WaitEdge>& edges = ev.chain ? ev.chain->edges : ev.cycle->edges;
+  for (const WaitEdge& e : edges) t += "  " + EdgeLine(e) + "\n";
+  if (const Backend* b = LongestSnapshotWaiter(ev))
+    if (!b->query.empty()) t += "statement: " + b->query + "\n";
+  for (const Finding& f : ev.findings) t += FindingTitle(f) + "\n  fix: " + f.hint + "\n";
+  return t;
+}
+
+}  // namespace
+
+std::string WaitWhat(const Event& ev) {
+  return ev.lock_wait ? WaitDescription(ev) : SnapshotWaitDescription(ev);
+}
+
+std::string CycleTitle(const Event& ev) {
+  return "lock cycle " + CyclePids(ev) + " in a snapshot";
+}
+
+std::string CycleText(const Event& ev) {
+  std::string t = CycleTitle(ev) + " (" + ev.time + "), not broken by the server yet\n";
+  for (const WaitEdge& e : ev.cycle->edges) t += "  " + EdgeLine(e) + "\n";
+  t += "processes:\n";
+  for (const Backend& b : ev.cycle->members) t += "  " + b.id + ": " + b.query + "\n";
+  for (const Finding& f : ev.findings) t += FindingTitle(f) + "\n  fix: " + f.hint + "\n";
+  return t;
+}
+
 std::string WaitTitle(const Event& ev) {
+  if (!ev.lock_wait) return SnapshotWaitTitle(ev);
   const LockWait& w = *ev.lock_wait;
   return "lock wait " + w.waiter + " waited " + Ms(w.waited_ms.value_or(0)) + " for " + w.mode +
          " on " + w.lock.Label();
 }
 
 std::string WaitText(const Event& ev) {
+  if (!ev.lock_wait) return SnapshotWaitText(ev);
   const LockWait& w = *ev.lock_wait;
   std::string t = WaitTitle(ev) + " (" + WaitOutcomeName(w.outcome) + ")\n";
   if (!w.chain.empty()) t += "chain: " + Pids(w.chain) + "\n";

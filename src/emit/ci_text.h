@@ -21,11 +21,23 @@ std::string GroupTitle(const DeadlockGroup& group);
 /// fixes.
 std::string GroupText(const Report& report, const DeadlockGroup& group);
 
-/// "lock wait 7396 waited 690.9 ms for ShareLock on transaction 739".
+/// "lock wait 7396 waited 690.9 ms for ShareLock on transaction 739"; for
+/// a snapshot's blocking tree or cycle, its longest wait ("snapshot: lock
+/// wait 13707 waited 3400.0 ms for ...").
 std::string WaitTitle(const Event& event);
 
 /// The wait's chain and statement, over several lines.
 std::string WaitText(const Event& event);
+
+/// The wait's kind for a test name: WaitDescription() or, for a snapshot,
+/// SnapshotWaitDescription().
+std::string WaitWhat(const Event& event);
+
+/// "lock cycle 13922 -> 13957 -> 13922 in a snapshot".
+std::string CycleTitle(const Event& event);
+
+/// The cycle's waits and the members' queries, over several lines.
+std::string CycleText(const Event& event);
 
 /// "PG001 inconsistent-row-lock-order: message".
 std::string FindingTitle(const Finding& finding);

@@ -41,10 +41,15 @@ class Emitter {
   /// What `lockgraph check` decided (gate/), read by Write; null (analyze)
   /// when there is no verdict. The caller keeps it alive.
   void set_check(const CheckResult* check) { check_ = check; }
+  /// The absolute root the input paths are relative to (check:
+  /// --source-root, src/emit/source_paths.h); sarif names it in
+  /// originalUriBaseIds. Empty (the default, analyze): not known.
+  void set_source_root(const std::string& root) { source_root_ = root; }
 
  protected:
   EmitOptions options_;
   const CheckResult* check_ = nullptr;
+  std::string source_root_;
 };
 
 std::unique_ptr<Emitter> MakeTextEmitter();
@@ -54,6 +59,7 @@ std::unique_ptr<Emitter> MakeDotEmitter();
 std::unique_ptr<Emitter> MakeSarifEmitter();
 std::unique_ptr<Emitter> MakeJunitEmitter();
 std::unique_ptr<Emitter> MakeGithubEmitter();
+std::unique_ptr<Emitter> MakeCodeQualityEmitter();
 std::unique_ptr<Emitter> MakeHtmlEmitter();
 
 /// Every builtin emitter, in the order `--help` lists them.

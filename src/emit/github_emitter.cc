@@ -1,6 +1,7 @@
 // --format github: GitHub Actions workflow commands, one annotation per
-// deadlock group, lock wait over check's limit, finding and stale baseline
-// entry: `::error file=F,line=L,endLine=E,title=T::message`. Escaping as the
+// deadlock group, snapshot lock cycle, lock wait over check's limit, finding
+// and stale baseline entry: `::error file=F,line=L,endLine=E,title=T::message`,
+// F relative to the repository (check rewrote the paths: source_paths.h). Escaping as the
 // Actions runner reads it: in the message %, CR and LF; in properties also
 // ':' and ','. Other control characters are shown as \x1b and invalid UTF-8
 // as U+FFFD (text_safety.h), so that no ESC or NUL reaches the job log.
@@ -84,6 +85,11 @@ class GithubEmitter : public Emitter {
         if (!ev.deadlock || IsGroupExample(report, ev)) AnnotateFinding(report, &ev, f, out);
     for (const Finding& f : report.findings) AnnotateFinding(report, nullptr, f, out);
     if (!check_) return;
+    for (size_t i : check_->cycles) {
+      const Event& ev = report.events[i];
+      Annotate(check_->deadlocks_failed ? "error" : "notice", &ev.source,
+               "lockgraph: " + CycleTitle(ev), CycleText(ev), out);
+    }
     for (const LongWait& w : check_->long_waits) {
       const Event& ev = report.events[w.event];
       Annotate(w.known ? "notice" : "error", &ev.source, "lockgraph: " + WaitTitle(ev),

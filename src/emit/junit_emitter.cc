@@ -1,7 +1,8 @@
 // --format junit: JUnit XML for CI test reports. One test case per deadlock
 // signature (failing when it fails the run: always for analyze, for check
 // when it is new and the deadlock limit is broken), one per lock-wait key
-// over check's --max-lock-wait, one per --fail-on rule, one skipped case per
+// over check's --max-lock-wait, one per lock cycle of a snapshot (failing
+// when the deadlock limit is broken), one per --fail-on rule, one skipped case per
 // baseline entry no longer seen; "no deadlocks" passes when there is nothing
 // else. Failing cases carry the report. Written with pugixml (escaping by
 // the library); text goes through PrintableText first because XML 1.0 has
@@ -88,12 +89,18 @@ class JunitEmitter : public Emitter {
   // baseline entries.
   void AddCheckCases(const Report& report, pugi::xml_node suite, Counts* c) const {
     const CheckResult& check = *check_;
+    for (size_t i : check.cycles) {
+      const Event& ev = report.events[i];
+      pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", CycleTitle(ev), c);
+      SetFile(tc, ev.source);
+      if (check.deadlocks_failed) Fail(tc, "lock-cycle", CycleTitle(ev), CycleText(ev), c);
+    }
     std::map<std::string, std::vector<const LongWait*>> by_key;
     for (const LongWait& w : check.long_waits) by_key[w.key].push_back(&w);
     for (const auto& [key, waits] : by_key) {
       const Event& ev = report.events[waits.front()->event];
       pugi::xml_node tc = AddCase(suite, "lockgraph.lock_waits",
-                                  "lock wait " + key + ": " + WaitDescription(ev), c);
+                                  "lock wait " + key + ": " + WaitWhat(ev), c);
       SetFile(tc, ev.source);
       if (waits.front()->known) continue;
       std::string text;

@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters() {
   emitters.push_back(MakeSarifEmitter());
   emitters.push_back(MakeJunitEmitter());
   emitters.push_back(MakeGithubEmitter());
+  emitters.push_back(MakeCodeQualityEmitter());
   emitters.push_back(MakeHtmlEmitter());
   return emitters;
 }

@@ -1,21 +1,29 @@
 // --format sarif: SARIF 2.1.0 for code-scanning uploads. One result per
 // deadlock group (rule LG-DEADLOCK) and per finding (the group's first
 // deadlock stands for its group; lock waits each; run-level ones), one per
-// lock wait over check's --max-lock-wait (rule LG-LOCK-WAIT), and with a
-// baseline one "absent" result per entry no longer seen. Rule metadata
-// carries each rule's page (docs/rules/*.md, embedded) as help text.
+// lock wait over check's --max-lock-wait (rule LG-LOCK-WAIT), one per lock
+// cycle of a snapshot (LG-LOCK-CYCLE), and with a baseline one "absent"
+// result per entry no longer seen. Every result has a location, as GitHub
+// requires: run-level ones point at the groups they name or at the first
+// input's first line. URIs are relative to %SRCROOT% (check rewrote the
+// paths, source_paths.h; originalUriBaseIds names the root when known).
+// Rule metadata carries each rule's page (docs/rules/*.md, embedded) as
+// fullDescription (its first paragraph) and help (text and Markdown).
 // partialFingerprints come from the signature and wait keys, so a result
 // keeps its identity across runs. Built with nlohmann_json: escaping and
 // invalid UTF-8 (replaced) are the library's.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "analysis/signature.h"
 #include "gate/baseline.h"
 #include "gate/check_gate.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
+#include "emit/source_paths.h"
 #include "rules/rule.h"
 #include "rules/rule_docs.h"
 
@@ -26,6 +34,7 @@ using json = nlohmann::ordered_json;
 
 constexpr const char* kDeadlockRule = "LG-DEADLOCK";
 constexpr const char* kWaitRule = "LG-LOCK-WAIT";
+constexpr const char* kCycleRule = "LG-LOCK-CYCLE";
 
 const char* Level(Severity s) {
   switch (s) {
@@ -36,11 +45,14 @@ const char* Level(Severity s) {
   return "warning";
 }
 
-// A URI reference for a path as given: unreserved characters and '/' kept,
-// everything else percent-encoded; absolute paths become file:// URIs.
+constexpr const char* kSrcRoot = "%SRCROOT%";
+
+// A URI reference for a path: unreserved characters and '/' kept,
+// everything else percent-encoded. Input paths are relative to the source
+// root here (source_paths.h); the root itself is absolute.
 std::string PathUri(const std::string& path) {
   static const char* kHex = "0123456789ABCDEF";
-  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
+  std::string out;
   for (unsigned char c : path) {
     if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
       out += char(c);
@@ -92,7 +104,15 @@ json Rules(std::vector<std::string>* ids) {
                        "A lock wait longer than the limit of `lockgraph check --max-lock-wait`. "
                        "See PG010 (`lockgraph explain PG010`) for who held the lock and why.",
                        "error"));
-  ids->assign({kDeadlockRule, kWaitRule});
+  rules.push_back(Rule(kCycleRule, "snapshot-lock-cycle", "processes waiting in a circle in a snapshot",
+                       "A pg_locks snapshot shows processes that wait for each other in a circle: "
+                       "a deadlock the server has not broken yet, or never will.",
+                       "Processes of a pg_locks snapshot wait for each other in a circle. "
+                       "`lockgraph check` counts each such cycle as a deadlock against "
+                       "`--max-deadlocks`. Advisory locks and a high `deadlock_timeout` are the "
+                       "usual causes; see docs/watch.md.",
+                       "error"));
+  ids->assign({kDeadlockRule, kWaitRule, kCycleRule});
   for (const auto& r : RegisterBuiltinRules(RuleSettings{})) {
     const RuleInfo& i = r->info();
     std::string page(RuleDoc(i.id));
@@ -104,11 +124,56 @@ json Rules(std::vector<std::string>* ids) {
   return rules;
 }
 
-json Location(const SourceSpan& s) {
-  json region = {{"startLine", s.first_line}};
+// Input paths as SARIF names them: relative to the source root. check has
+// rewritten them already (source_paths.h); analyze gives them as typed, so
+// they are made relative to the default root here.
+using PathMap = std::map<std::string, std::string>;
+
+const std::string& MappedPath(const PathMap& paths, const std::string& file) {
+  auto it = paths.find(file);
+  return it == paths.end() ? file : it->second;
+}
+
+json PhysicalLocation(const SourceSpan& s, const PathMap& paths) {
+  json region = {{"startLine", std::max<uint64_t>(s.first_line, 1)}};
   if (s.last_line > s.first_line) region["endLine"] = s.last_line;
-  return json::array({{{"physicalLocation",
-                        {{"artifactLocation", {{"uri", PathUri(s.file)}}}, {"region", region}}}}});
+  return {{"physicalLocation",
+           {{"artifactLocation",
+             {{"uri", PathUri(MappedPath(paths, s.file))}, {"uriBaseId", kSrcRoot}}},
+            {"region", region}}}};
+}
+
+json Location(const SourceSpan& s, const PathMap& paths) {
+  return json::array({PhysicalLocation(s, paths)});
+}
+
+// Where a run-level result points (GitHub code scanning rejects a result
+// without a location): the deadlock groups whose signatures it names, else
+// the first line of the first input.
+json RunLocation(const Report& report, const std::vector<std::string>& signatures,
+                 const PathMap& paths) {
+  json locations = json::array();
+  for (const DeadlockGroup& g : report.groups) {
+    if (std::find(signatures.begin(), signatures.end(), g.signature) == signatures.end()) continue;
+    SourceSpan span = g.first_source;
+    if (g.last_source.file == span.file && g.last_source.last_line > span.last_line)
+      span.last_line = g.last_source.last_line;
+    locations.push_back(PhysicalLocation(span, paths));
+  }
+  if (locations.empty()) {
+    SourceSpan first;
+    first.file = report.inputs.empty() ? "-" : report.inputs.front().file;
+    first.first_line = first.last_line = 1;
+    locations.push_back(PhysicalLocation(first, paths));
+  }
+  return locations;
+}
+
+// The absolute source root as a file URI ending in '/', as SARIF asks.
+std::string RootUri(const std::string& root) {
+  std::string uri = "file://" + PathUri(root);
+  if (uri.back() != '/') uri += '/';
+  return uri;
 }
 
 class SarifEmitter : public Emitter {
@@ -120,6 +185,7 @@ class SarifEmitter : public Emitter {
   bool RedactsByDefault() const override { return true; }
 
   void Write(const Report& report, std::ostream& out) override {
+    MapPaths(report);
     json rules = Rules(&ids_);
     json results = json::array();
     for (const DeadlockGroup& g : report.groups) AddGroup(report, g, results);
@@ -134,8 +200,9 @@ class SarifEmitter : public Emitter {
                     {"version", LOCKGRAPH_VERSION},
                     {"semanticVersion", LOCKGRAPH_VERSION},
                     {"rules", std::move(rules)}}}}},
-                {"columnKind", "utf16CodeUnits"},
-                {"results", std::move(results)}};
+                {"columnKind", "utf16CodeUnits"}};
+    run["originalUriBaseIds"] = {{kSrcRoot, {{"uri", RootUri(root_)}}}};
+    run["results"] = std::move(results);
     json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", json::array({std::move(run)})}};
@@ -157,7 +224,7 @@ class SarifEmitter : public Emitter {
     const bool fails = GroupFails(check_, g);
     json r = Result(kDeadlockRule, fails ? "error" : "note",
                     GroupTitle(g) + "\n" + GroupText(report, g));
-    r["locations"] = Location(g.first_source);
+    r["locations"] = Location(g.first_source, paths_);
     r["partialFingerprints"] = {{"lockgraphSignature/v1", g.signature}};
     r["properties"] = {{"count", g.count}, {"firstSeen", g.first_time},
                        {"lastSeen", g.last_time}, {"rules", g.rules}};
@@ -170,8 +237,9 @@ class SarifEmitter : public Emitter {
   json FindingResult(const Report& report, const Event* ev, const Finding& f) const {
     json r = Result(f.rule_id, Level(f.severity), FindingTitle(f) + "\n" + FindingText(f));
     std::string identity = f.rule_id;
+    r["locations"] = ev && ev->source.first_line ? Location(ev->source, paths_)
+                                                 : RunLocation(report, f.signatures, paths_);
     if (ev) {
-      if (ev->source.first_line) r["locations"] = Location(ev->source);
       identity += "|" + (ev->deadlock ? ev->signature : ev->lock_wait ? WaitKey(*ev) : "");
     } else {
       identity += "|" + FindingKey(f);
@@ -186,10 +254,17 @@ class SarifEmitter : public Emitter {
 
   void AddCheck(const Report& report, json& results) const {
     const CheckResult& c = *check_;
+    for (size_t i : c.cycles) {
+      const Event& ev = report.events[i];
+      json r = Result(kCycleRule, c.deadlocks_failed ? "error" : "note", CycleText(ev));
+      r["locations"] = Location(ev.source, paths_);
+      r["partialFingerprints"] = {{"lockgraphCycle/v1", Fnv1a64Hex(CycleTitle(ev))}};
+      results.push_back(std::move(r));
+    }
     for (const LongWait& w : c.long_waits) {
       const Event& ev = report.events[w.event];
       json r = Result(kWaitRule, w.known ? "note" : "error", WaitText(ev));
-      r["locations"] = Location(ev.source);
+      r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphWait/v1", w.key}};
       Baseline(report, w.known, r);
       results.push_back(std::move(r));
@@ -198,13 +273,28 @@ class SarifEmitter : public Emitter {
       const char* rule = stale.rfind("lock wait", 0) == 0 ? kWaitRule : kDeadlockRule;
       json r = Result(rule, "none", "baseline entry no longer seen: " + stale);
       r["kind"] = "pass";
+      r["locations"] = RunLocation(report, {}, paths_);
       r["baselineState"] = "absent";
       r["partialFingerprints"] = {{"lockgraphBaseline/v1", Fnv1a64Hex(stale)}};
       results.push_back(std::move(r));
     }
   }
 
+  // check: the paths are relative to source_root_ already; analyze: each
+  // input's path made relative to DefaultSourceRoot() of the inputs.
+  void MapPaths(const Report& report) {
+    paths_.clear();
+    root_ = source_root_;
+    if (!root_.empty()) return;
+    std::vector<std::string> files;
+    for (const InputInfo& in : report.inputs) files.push_back(in.file);
+    root_ = DefaultSourceRoot(files);
+    for (const std::string& f : files) paths_[f] = RepoPath(f, root_);
+  }
+
   std::vector<std::string> ids_;
+  PathMap paths_;
+  std::string root_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "gate/snapshot_gate.h"
 #include "text/plural.h"
 
 namespace lockgraph {
@@ -46,12 +47,22 @@ void CountDeadlocks(const Report& report, const CheckLimits& limits, CheckResult
       c->new_deadlocks += g.count;
     }
   }
-  c->deadlocks_failed = c->new_deadlocks > limits.max_deadlocks;
-  if (c->deadlocks_failed)
+  std::string cycles;
+  for (size_t i = 0; i < report.events.size(); ++i) {
+    if (!report.events[i].cycle) continue;
+    cycles += (cycles.empty() ? "" : "; ") + CyclePids(report.events[i]);
+    c->cycles.push_back(i);
+  }
+  c->deadlocks_failed = c->new_deadlocks + c->cycles.size() > limits.max_deadlocks;
+  if (!c->deadlocks_failed) return;
+  std::string limit = " (limit " + std::to_string(limits.max_deadlocks) + ")";
+  if (c->new_deadlocks)
     c->broken.push_back(Plural(c->new_deadlocks, c->has_baseline ? "new deadlock" : "deadlock",
                                c->has_baseline ? "new deadlocks" : "deadlocks") +
-                        " (limit " + std::to_string(limits.max_deadlocks) +
-                        "): " + NewGroups(*c, report));
+                        limit + ": " + NewGroups(*c, report));
+  if (!c->cycles.empty())
+    c->broken.push_back(Plural(c->cycles.size(), "lock cycle", "lock cycles") +
+                        " in a snapshot" + limit + ": " + cycles);
 }
 
 void CountLongWaits(const Report& report, const CheckLimits& limits, CheckResult* c) {
@@ -60,8 +71,9 @@ void CountLongWaits(const Report& report, const CheckLimits& limits, CheckResult
   double longest = 0;
   for (size_t i = 0; i < report.events.size(); ++i) {
     const Event& ev = report.events[i];
-    if (!ev.lock_wait || ev.lock_wait->waited_ms.value_or(0) <= *limits.max_lock_wait_ms) continue;
-    LongWait w{i, WaitKey(ev), *ev.lock_wait->waited_ms, false};
+    const double waited = ev.lock_wait ? ev.lock_wait->waited_ms.value_or(0) : SnapshotWaitMs(ev);
+    if (waited <= *limits.max_lock_wait_ms) continue;
+    LongWait w{i, ev.lock_wait ? WaitKey(ev) : SnapshotWaitKey(ev), waited, false};
     w.known = limits.baseline && limits.baseline->HasLockWait(w.key);
     if (!w.known) {
       ++fresh;
@@ -148,6 +160,8 @@ std::string CheckVerdict(const CheckResult& c, const Report& report) {
                             c.has_baseline ? "new deadlocks" : "deadlocks") +
             " (limit " + c.max_deadlocks + ")";
     if (c.has_baseline) line += ", " + std::to_string(c.known_deadlocks) + " in the baseline";
+    if (!c.cycles.empty())
+      line += ", " + Plural(c.cycles.size(), "lock cycle", "lock cycles") + " in snapshots";
     if (!c.max_lock_wait.empty())
       line += ", " + Plural(c.long_waits.size(), "lock wait", "lock waits") + " longer than " +
               c.max_lock_wait + (c.has_baseline ? " (all in the baseline)" : "");

@@ -12,7 +12,8 @@
 
 namespace lockgraph {
 
-/// A lock wait longer than --max-lock-wait.
+/// A lock wait longer than --max-lock-wait: a logged one, or the longest
+/// wait of a blocking tree or cycle in a snapshot (gate/snapshot_gate.h).
 struct LongWait {
   size_t event = 0;  // index in Report::events
   std::string key;   // WaitKey(): equal for waits of the same shape
@@ -37,6 +38,9 @@ struct CheckResult {
   /// One phrase per broken limit; empty: the run passes.
   std::vector<std::string> broken;
   uint64_t new_deadlocks = 0, known_deadlocks = 0;
+  /// Lock cycles in pg_locks snapshots (indexes in Report::events): each
+  /// counts as a deadlock against --max-deadlocks (docs/ci.md#snapshots).
+  std::vector<size_t> cycles;
   bool deadlocks_failed = false;  // more new deadlocks than --max-deadlocks
   std::string max_deadlocks, max_lock_wait;  // the limits as given, for messages
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "analysis/redact.h"
 #include "emit/emitter.h"
 #include "emit/event_json.h"
 #include "emit/snapshot_text.h"
@@ -99,6 +100,10 @@ class Watcher {
     s.backoff_ms = 0;
     s.analysis = AnalyzePgSnapshot(res.snapshot);
     std::vector<Event> changes = s.tracker.Update(s.analysis.backends, s.analysis.edges, s.analysis.events);
+    if (options_.redact) {  // after the tracker: it keys waits by the real queries
+      for (Event& ev : s.analysis.events) RedactEvent(&ev);
+      for (Event& ev : changes) RedactEvent(&ev);
+    }
     r->changed = r->changed || s.tracker.shape_changed();
     for (Event& ev : changes) r->ndjson.push_back(std::move(ev));
     return true;

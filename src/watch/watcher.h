@@ -20,6 +20,7 @@ struct WatchOptions {
   std::string format = "text";          // text, json, ndjson, dot
   bool color = false;                   // text: ANSI colour
   bool refresh = false;                 // text: redraw a terminal screen each poll
+  bool redact = false;                  // --redact: literals in queries shown as "?"
   double max_backoff_ms = 30000;        // reconnect delay doubles from 1 s up to this
 };
 

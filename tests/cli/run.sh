@@ -4,7 +4,8 @@
 # stdin and '-', gzip input, several files, exit codes and error messages,
 # NO_COLOR, --show-unparsed, and that every format reports the same counts;
 # the usage errors and stdin of `check` and `baseline` (their real-server
-# scenarios: tests/e2e/check.sh).
+# scenarios: tests/e2e/check.sh), and what CI services get from `check`
+# (tests/cli/check-ci.sh: paths, SARIF validation, codequality, limits).
 set -uo pipefail
 BIN=${1:?usage: run.sh LOCKGRAPH_BIN}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -186,6 +187,10 @@ printf 'all 12 tests passed\n' >"$WORK/green.log"
 check "check: test output without a deadlock passes with exit 0" bash -c \
   "'$BIN' check - < '$WORK/green.log' >/dev/null 2>&1"
 
+# shellcheck source=check-ci.sh
+source "$ROOT/tests/cli/check-ci.sh"
+# shellcheck source=github-action.sh
+source "$ROOT/tests/cli/github-action.sh"
 # shellcheck source=usage-errors.sh
 source "$ROOT/tests/cli/usage-errors.sh"
 

@@ -8,7 +8,8 @@
 # lock wait of ~1.5 s) and part 2 (a 3-process deadlock on another table: a new shape),
 # then checks `lockgraph check` and `lockgraph baseline` on them: exit codes, the
 # verdict naming the signature, the baseline passing part 1 and failing part 2 with the
-# stale entries listed, SARIF through Microsoft's validator (tests/sarif, installed by
+# stale entries listed, SARIF through Microsoft's validator with the GitHub rules
+# (tests/sarif/validate.sh, installed by
 # scripts/setup.sh; missing validator: FAIL under CI=true, SKIP otherwise), JUnit parsed
 # with python3's xml and its counts, GitHub annotations, and --redact.
 # Prints one line per check and "N passed, M failed"; exits 1 if any check failed.
@@ -82,12 +83,14 @@ run github1 check --format github part1.log
 run missing check no-such.log
 run bad_baseline check --baseline part1.log part1.log
 
+# Microsoft's validator with the GitHub rules (--rule-kind "Gh;Sarif"), as code scanning
+# judges an upload: tests/sarif/validate.sh, one verdict file per SARIF.
 VALIDATOR_OK=""
 if [ -x "$VALIDATOR" ]; then
   VALIDATOR_OK=1
   for s in sarif1 sarif1_plain sarif2; do
-    (cd "$WORK" && "$VALIDATOR" validate "$s.out" -o "$s.validation.sarif" --log ForceOverwrite \
-      >"$s.validator.txt" 2>&1)
+    "$ROOT/tests/sarif/validate.sh" "$WORK/$s.out" >"$WORK/$s.validator.txt" 2>&1
+    echo $? >"$WORK/$s.validator.rc"
   done
 fi
 
@@ -151,8 +154,10 @@ def sarif_checks(name, expect_rc):
     run = doc["runs"][0]
     ok = doc["version"] == "2.1.0" and rc(name) == expect_rc and run["tool"]["driver"]["name"] == "lockgraph"
     ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-    ok = ok and ids[:3] == ["LG-DEADLOCK", "LG-LOCK-WAIT", "PG001"] and all(r["help"]["text"] for r in run["tool"]["driver"]["rules"])
-    ok = ok and "PG001 inconsistent-row-lock-order" in run["tool"]["driver"]["rules"][2]["help"]["markdown"]
+    rules = run["tool"]["driver"]["rules"]
+    ok = ok and ids[:4] == ["LG-DEADLOCK", "LG-LOCK-WAIT", "LG-LOCK-CYCLE", "PG001"]
+    ok = ok and all(r["help"]["text"] and r["help"]["markdown"] and r["fullDescription"]["text"] for r in rules)
+    ok = ok and "PG001 inconsistent-row-lock-order" in rules[3]["help"]["markdown"]
     out(ok, f"{name}: SARIF 2.1.0 with rule metadata and help text, exit {expect_rc}", f"rules {ids}")
     if not validator_ok:
         if ci:
@@ -160,11 +165,15 @@ def sarif_checks(name, expect_rc):
         else:
             print(f"SKIP  {name}: Microsoft SARIF validator not installed (npm ci in tests/sarif)")
         return doc
-    v = json.load(open(f"{work}/{name}.validation.sarif"))
-    res = v["runs"][0].get("results", [])
-    errors = [r for r in res if r.get("level") == "error"]
-    out(not errors, f"{name}: the SARIF validator finds no error",
-        f"{len(res)} notes/warnings; errors: " + "; ".join(r["message"].get("text", str(r["message"].get("arguments"))) for r in errors[:3]))
+    report = read(name, "validator.txt")
+    out(read(name, "validator.rc").strip() == "0" and ": 0 errors," in report,
+        f"{name}: the SARIF validator with the GitHub rules (Gh;Sarif) finds no error", report.strip()[:600])
+    res = run["results"]
+    out(all(r.get("locations") for r in res)
+        and all(l["physicalLocation"]["artifactLocation"].get("uriBaseId") == "%SRCROOT%" for r in res for l in r["locations"])
+        and run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == "file://" + work + "/",
+        f"{name}: every result has a location relative to %SRCROOT% (the job's folder: no git work tree)",
+        json.dumps(run.get("originalUriBaseIds")))
     return doc
 s1 = sarif_checks("sarif1", 1)
 if s1:

@@ -1,5 +1,5 @@
-// The gate of `lockgraph check` (src/app/check_gate.h), baselines
-// (src/app/baseline.h) and the GitHub annotation escaping, on a real log of
+// The gate of `lockgraph check` (src/gate/check_gate.h), baselines
+// (src/gate/baseline.h) and the GitHub annotation escaping, on a real log of
 // three deadlocks of one shape (tests/golden/pg-rules-three-alike).
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,7 @@
 // Golden files: each folder tests/golden/<case>/ holds one input file
 // (input.log, input.csv, input.json, ...) and the expected output of every
-// emitter (expected.txt, .json, .ndjson, .dot, .sarif, .junit.xml, .github);
+// emitter (expected.txt, .json, .ndjson, .dot, .sarif, .junit.xml, .github,
+// .codequality.json);
 // a file named no-redact turns off the default redaction of sarif and junit. Set LOCKGRAPH_UPDATE_GOLDEN=1
 // to rewrite them, then read the diff before committing.
 #include <catch2/catch.hpp>
@@ -23,6 +24,7 @@ namespace {
 const char* Extension(const std::string& emitter) {
   if (emitter == "text") return "txt";
   if (emitter == "junit") return "junit.xml";
+  if (emitter == "codequality") return "codequality.json";
   return emitter.c_str();
 }
 
@@ -80,6 +82,9 @@ std::string Render(const fs::path& input, Emitter& emitter, unsigned threads = 1
   PortableFindings(report.findings, input.string(), input.filename());
   for (DeadlockGroup& g : report.groups) g.first_source.file = g.last_source.file = input.filename();
   for (UnparsedLine& u : report.unparsed) u.file = input.filename();
+  // As check does after RelocateSources: the paths are relative to a root
+  // (sarif names it in originalUriBaseIds), here one that is the same everywhere.
+  emitter.set_source_root("/repo");
   emitter.Write(report, out);
   return out.str();
 }

@@ -94,3 +94,37 @@ TEST_CASE("redact: a deadlock's queries and its findings", "[redact]") {
     CHECK(f.message.find("9828") != std::string::npos);  // pids are kept
   }
 }
+
+TEST_CASE("redact: literals in comments, nested and clipped ones too", "[redact]") {
+  CHECK(RedactSql("UPDATE t SET a = 1 -- customer 'Jane Doe', order 42\nWHERE id = 7") ==
+        "UPDATE t SET a = ? -- customer ?, order ?\nWHERE id = ?");
+  CHECK(RedactSql("/* app: shop, user 'jd@example.com' /* nested 99 */ */ SELECT 5") ==
+        "/* app: shop, user ? /* nested ? */ */ SELECT ?");
+  CHECK(RedactSql("SELECT 1 /* clipped at 'track_act") == "SELECT ? /* clipped at ?");
+  CHECK(RedactSql("SELECT \"a--b\", '/* not a comment */' FROM t") == "SELECT \"a--b\", ? FROM t");
+}
+
+TEST_CASE("redact: lockgraph's own hint text stays, $1 parameters included", "[redact]") {
+  // The issue: a query with the literal 1 turned the hint's ANY($1) into ANY($?).
+  const std::string log =
+      "2026-12-02 11:26:16.484 UTC [9828] ERROR:  deadlock detected\n"
+      "2026-12-02 11:26:16.484 UTC [9828] DETAIL:  Process 9828 waits for ShareLock on "
+      "transaction 742; blocked by process 9809.\n"
+      "\tProcess 9809 waits for ShareLock on transaction 743; blocked by process 9828.\n"
+      "\tProcess 9828: UPDATE accounts SET balance = balance - 1 WHERE id = 3;\n"
+      "\tProcess 9809: UPDATE accounts SET balance = balance - 1 WHERE id = 4;\n"
+      "2026-12-02 11:26:16.484 UTC [9828] CONTEXT:  while updating tuple (0,3) in relation "
+      "\"accounts\"\n";
+  Report plain = test::AnalyzeText(log);
+  REQUIRE(plain.events.size() == 1);
+  Event ev = plain.events[0];
+  REQUIRE(!ev.findings.empty());
+  REQUIRE(ev.findings[0].rule_id == "PG001");
+  RedactEvent(&ev);
+  const std::string& hint = ev.findings[0].hint;
+  INFO(hint);
+  CHECK(hint.find("`SELECT 1 FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`") !=
+        std::string::npos);
+  CHECK(hint.find("id = 3") == std::string::npos);
+  CHECK(hint.find("id = 4") == std::string::npos);
+}
