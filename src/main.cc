@@ -12,7 +12,20 @@ int main(int argc, char** argv) {
   CLI::App app{"lockgraph: deadlock and lock-wait analyzer for database logs"};
   app.set_version_flag("--version", std::string("lockgraph ") + LOCKGRAPH_VERSION);
   app.require_subcommand(1);
-  app.footer("Run 'lockgraph COMMAND --help' for a command's options and examples.");
+  app.footer(
+      "What analyze, check and report read (sniffed, or --input-format):\n"
+      "  PostgreSQL  server logs: stderr with any log_line_prefix, csvlog, jsonlog, syslog;\n"
+      "              in docker, kubectl, journald, grep, syslog RFC 5424 or Heroku frames;\n"
+      "              Cloud SQL / AlloyDB (Cloud Logging), Azure (diagnostic settings, Log\n"
+      "              Analytics); pastes; 15 lc_messages languages; pg_locks snapshots (CSV, JSON)\n"
+      "  SQL Server  deadlock XML (.xdl, extended events, system_health, UTF-8 or UTF-16),\n"
+      "              trace flags 1222 and 1204 in the ERRORLOG\n"
+      "  MySQL       InnoDB deadlock reports: SHOW ENGINE INNODB STATUS (\\G, table, session\n"
+      "  MariaDB     paste), error logs with innodb_print_all_deadlocks (5.5 to 8.x, MariaDB)\n"
+      "  drivers     deadlock errors in application and test output (psycopg, JDBC, Rails, ...)\n"
+      "  Plain or compressed (gzip, bzip2, xz, zstd), files or '-' for stdin.\n"
+      "What watch polls: PostgreSQL servers (libpq DSNs and PG* variables).\n\n"
+      "Run 'lockgraph COMMAND --help' for a command's options and examples.");
   lockgraph::AddAnalyzeCommand(app);
   lockgraph::AddCheckCommand(app);
   lockgraph::AddBaselineCommand(app);

@@ -49,7 +49,7 @@ int RunAnalyze(const AnalyzeArgs& args) {
 void AddAnalyzeCommand(CLI::App& app) {
   auto args = std::make_shared<AnalyzeArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "analyze", "Read PostgreSQL logs; print every deadlock cycle and lock wait");
+      "analyze", "Read database logs and reports; print every deadlock cycle and lock wait");
   std::vector<std::string> format_names;
   std::string format_help = FormatHelp(&format_names);
   AddReadOptions(cmd, &args->read);

@@ -107,7 +107,9 @@ what was seen before is kept, so the waits that ended meanwhile are reported.
 Needs pg_read_all_stats (or superuser) to see other users' queries.
 
 Exit codes: 0 done (Ctrl-C, --duration, --once), 2 usage error, or a server
-that never answered (with --once: any server that could not be polled).)");
+that never answered (with --once: any server that could not be polled), or a
+login the server refused (wrong password, no pg_hba.conf entry, no such role or
+database): watch stops at once instead of retrying.)");
   cmd->callback([args]() { throw CLI::RuntimeError(RunWatchCommand(*args)); });
 }
 
