@@ -27,6 +27,13 @@ struct InputInfo {
   std::string framing;
 };
 
+/// An input that could not be read at all (cannot open, no format fits),
+/// and why. An input read part way is in `inputs`, with a diagnostic.
+struct FailedInput {
+  std::string file;
+  std::string error;
+};
+
 struct UnparsedLine {
   std::string file;
   uint64_t line = 0;
@@ -45,6 +52,7 @@ struct Summary {
 
 struct Report {
   std::vector<InputInfo> inputs;
+  std::vector<FailedInput> failed_inputs;
   std::vector<Event> events;  // sorted by input order, then first line
   std::vector<UnparsedLine> unparsed;  // the first ones, when asked for
   std::vector<Diagnostic> diagnostics;

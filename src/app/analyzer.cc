@@ -98,7 +98,10 @@ const InputFormat* Analyzer::Choose(const std::vector<std::string>& head,
 
 bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   std::unique_ptr<LineReader> reader = LineReader::Open(path, error);
-  if (!reader) return false;
+  if (!reader) {
+    report_.failed_inputs.push_back({path, *error});
+    return false;
+  }
   // A copy: reading the lines clears the reader's, and CheckUnderstood
   // sniffs them again afterwards.
   const std::vector<std::string> head = reader->Head(kSniffLines);
@@ -115,7 +118,10 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   std::string detected;
   FramingChoice framing;
   const InputFormat* format = Choose(head, path, &detected, &framing, error);
-  if (!format) return false;
+  if (!format) {
+    report_.failed_inputs.push_back({path, *error});
+    return false;
+  }
   if (stream_) stream_->OnInputStart(input_index_);
   std::optional<SinkThread> async;
   ParseSink* sink = this;

@@ -28,12 +28,15 @@ const char* FindingColor(const Event& ev) {
   return color;
 }
 
+// " at TIME", or nothing when the record carries no time (no %t or %m).
+std::string At(const std::string& time) { return time.empty() ? "" : " at " + time; }
+
 }  // namespace
 
 void AddDeadlockCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
                         const std::string& title) {
   const Deadlock& d = *ev.deadlock;
-  Agraph_t* sub = graph.Cluster(prefix, title + " at " + ev.time +
+  Agraph_t* sub = graph.Cluster(prefix, title + At(ev.time) +
                                             (d.complete ? "" : " (incomplete)") + FindingNote(ev));
   const char* color = FindingColor(ev);
   auto node_of = [&](const std::string& id) {
@@ -69,7 +72,7 @@ void AddWaitCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
                     const std::string& title) {
   const LockWait& w = *ev.lock_wait;
   if (w.chain.size() < 2) return;
-  Agraph_t* sub = graph.Cluster(prefix, title + " at " + w.start_time + ": " +
+  Agraph_t* sub = graph.Cluster(prefix, title + At(w.start_time) + ": " +
                                             WaitOutcomeName(w.outcome) + FindingNote(ev));
   const char* color = FindingColor(ev);
   Agnode_t* prev = nullptr;

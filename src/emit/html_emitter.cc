@@ -10,6 +10,7 @@
 #include "emit/emitter.h"
 #include "emit/html_escape.h"
 #include "emit/html_group.h"
+#include "emit/html_snapshots.h"
 #include "emit/html_summary.h"
 #include "emit/html_svg.h"
 #include "emit/html_waits.h"
@@ -47,7 +48,7 @@ dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{color:#66
 )";
 
 // Opens the <details> a link points into (a rule page, a group); the
-// expand/collapse buttons; a click on a graph shows it at full size instead
+// expand/collapse buttons (absent when there is no deadlock); a click on a graph shows it at full size instead
 // of fitted to the page width (div.drawn: Graphviz's own <g> elements have
 // class "graph"). No network, no eval.
 constexpr const char* kScript = R"(
@@ -56,8 +57,8 @@ function openTarget(){var id=decodeURIComponent(location.hash.slice(1));if(!id)r
 var el=document.getElementById(id);while(el){if(el.tagName==='DETAILS')el.open=true;el=el.parentElement;}}
 window.addEventListener('hashchange',openTarget);openTarget();
 function setAll(open){document.querySelectorAll('details.group').forEach(function(d){d.open=open;});}
-document.getElementById('expand-all').addEventListener('click',function(){setAll(true);});
-document.getElementById('collapse-all').addEventListener('click',function(){setAll(false);});
+function onClick(id,f){var b=document.getElementById(id);if(b)b.addEventListener('click',f);}
+onClick('expand-all',function(){setAll(true);});onClick('collapse-all',function(){setAll(false);});
 document.addEventListener('click',function(e){var g=e.target.closest&&e.target.closest('div.drawn');if(g)g.classList.toggle('full');});
 })();
 )";
@@ -73,6 +74,8 @@ class HtmlEmitter : public Emitter {
     WriteHead(out);
     WriteSummaryHtml(report, kGroupsInSummary, out);
     WriteGroups(report, out);
+    SvgRenderer svg;
+    WriteSnapshotsHtml(report.events, svg, kGroupsDrawn, out);
     out << "<section id=\"waits\">\n<h2>Lock waits</h2>\n";
     WriteLockWaitsHtml(report.events, kWaitsListed, out);
     out << "</section>\n";

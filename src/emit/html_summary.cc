@@ -9,6 +9,7 @@
 #include "emit/html_findings.h"
 #include "emit/html_group.h"
 #include "rules/rule_docs.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
@@ -51,6 +52,27 @@ std::vector<std::pair<std::string, int>> DistinctStatements(const DeadlockGroup&
   return out;
 }
 
+// Every input: its format (and frame), its lines, and what went wrong:
+// poorly understood, or not read at all.
+void WriteInputsTable(const Report& report, std::ostream& out) {
+  out << "<table class=\"inputs\"><tr><th>input</th><th>format</th><th>lines read</th>"
+         "<th>parsed</th><th>skipped</th><th>not understood</th><th>note</th></tr>\n";
+  for (const InputInfo& in : report.inputs) {
+    out << "<tr><td><code>" << HtmlText(in.file) << "</code></td><td>" << HtmlText(in.format);
+    if (!in.framing.empty()) out << " in " << HtmlText(in.framing) << " frames";
+    if (in.gzip) out << ", compressed";
+    out << "</td><td>" << in.lines.total << "</td><td>" << in.lines.parsed << "</td><td>"
+        << in.lines.skipped << "</td><td>" << in.lines.unparsed << "</td><td>";
+    if (in.poorly_understood)
+      out << "<span class=\"warn\">mostly not understood: the events may be incomplete</span>";
+    out << "</td></tr>\n";
+  }
+  for (const FailedInput& f : report.failed_inputs)
+    out << "<tr><td><code>" << HtmlText(f.file) << "</code></td><td colspan=\"5\"></td>"
+        << "<td><span class=\"warn\">not read: " << HtmlText(f.error) << "</span></td></tr>\n";
+  out << "</table>\n";
+}
+
 void WriteCounts(const Report& report, std::ostream& out) {
   const Summary& s = report.summary;
   out << "<div class=\"cards\">"
@@ -65,14 +87,11 @@ void WriteCounts(const Report& report, std::ostream& out) {
         << "</span> incomplete deadlock reports</div>";
   if (s.snapshots)
     out << "<div class=\"card\"><span class=\"n\">" << s.snapshots << "</span> pg_locks snapshots ("
-        << s.chains << " blocking trees, " << s.cycles << " cycles)</div>";
+        << Plural(s.chains, "blocking tree", "blocking trees") << ", "
+        << Plural(s.cycles, "cycle", "cycles") << ")</div>";
   out << "</div>\n<p class=\"muted\">lines: " << s.lines.total << " read, " << s.lines.parsed
-      << " parsed, " << s.lines.skipped << " skipped, " << s.lines.unparsed
-      << " not understood. Inputs:";
-  for (const InputInfo& in : report.inputs)
-    out << " <code>" << HtmlText(in.file) << "</code> (" << HtmlText(in.format)
-        << (in.gzip ? ", gzip" : "") << ")";
-  out << "</p>\n";
+      << " parsed, " << s.lines.skipped << " skipped, " << s.lines.unparsed << " not understood.</p>\n";
+  WriteInputsTable(report, out);
   for (const Diagnostic& d : report.diagnostics)
     if (d.severity == Diagnostic::Severity::kError)
       out << "<p class=\"warn\"><code>" << HtmlText(d.file) << "</code>: " << HtmlText(d.message)

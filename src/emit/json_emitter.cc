@@ -31,7 +31,13 @@ class JsonEmitter : public Emitter {
   void Write(const Report& report, std::ostream& out) override {
     nlohmann::ordered_json tool = {{"name", "lockgraph"}, {"version", LOCKGRAPH_VERSION}};
     out << "{\n  \"schema_version\": " << kSchemaVersion << ",\n  \"tool\": " << DumpJsonAt(tool, 2)
-        << ",\n  \"inputs\": " << DumpJsonAt(InputsToJson(report.inputs), 2) << ",\n  \"events\": [";
+        << ",\n  \"inputs\": " << DumpJsonAt(InputsToJson(report.inputs), 2);
+    if (!report.failed_inputs.empty()) {
+      nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+      for (const FailedInput& f : report.failed_inputs) failed.push_back({{"file", f.file}, {"error", f.error}});
+      out << ",\n  \"failed_inputs\": " << DumpJsonAt(failed, 2);
+    }
+    out << ",\n  \"events\": [";
     bool first = true;
     auto write_event = [&](std::string_view text) {
       out << (first ? "\n    " : ",\n    ") << text;

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include "emit/snapshot_text.h"
+
 namespace lockgraph {
 namespace {
 
@@ -32,6 +34,9 @@ void AddEdges(Agraph_t* sub, const std::string& prefix, const std::vector<WaitEd
   }
 }
 
+// " at TIME", or nothing when the snapshot carries no time.
+std::string At(const Event& ev) { return ev.time.empty() ? "" : " at " + ev.time; }
+
 }  // namespace
 
 bool SnapshotDot::Add(DotGraph& graph, const Event& ev) {
@@ -39,14 +44,14 @@ bool SnapshotDot::Add(DotGraph& graph, const Event& ev) {
   if (ev.chain && !ev.chain->members.empty()) {
     const BlockingTree& t = *ev.chain;
     std::string prefix = "c" + std::to_string(++chain_no_);
-    Agraph_t* sub = graph.Cluster(prefix, "chain " + std::to_string(chain_no_) + " at " + ev.time);
+    Agraph_t* sub = graph.Cluster(prefix, "chain " + std::to_string(chain_no_) + At(ev));
     for (size_t i = 0; i < t.members.size(); ++i) {
       const Backend& b = t.members[i].backend;
       Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + b.id, NodeLabel(b, i == 0 ? "(root blocker)" : ""));
       nodes[b.id] = n;
       if (i != 0) continue;
       DotGraph::Set(n, "penwidth", "2");
-      if (b.state.rfind("idle in transaction", 0) == 0) {
+      if (SnapshotText::IdleInTransaction(b)) {
         DotGraph::Set(n, "style", "filled");
         DotGraph::Set(n, "fillcolor", "orange");
       }
@@ -57,7 +62,7 @@ bool SnapshotDot::Add(DotGraph& graph, const Event& ev) {
   if (ev.cycle && !ev.cycle->members.empty()) {
     const WaitCycle& c = *ev.cycle;
     std::string prefix = "y" + std::to_string(++cycle_no_);
-    Agraph_t* sub = graph.Cluster(prefix, "cycle " + std::to_string(cycle_no_) + " at " + ev.time);
+    Agraph_t* sub = graph.Cluster(prefix, "cycle " + std::to_string(cycle_no_) + At(ev));
     for (const Backend& b : c.members) {
       Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + b.id, NodeLabel(b, ""));
       DotGraph::Set(n, "color", "red");

@@ -36,7 +36,6 @@ std::string Who(const SessionInfo& s) {
 // A plain pg_locks dump has no time.
 std::string Time(const Event& ev) { return ev.time.empty() ? "(no time)" : Clean(ev.time); }
 
-bool IdleInTransaction(const Backend& b) { return b.state.rfind("idle in transaction", 0) == 0; }
 
 }  // namespace
 
@@ -50,6 +49,10 @@ std::string SnapshotText::Duration(double ms) {
     std::snprintf(buf, sizeof buf, "%.0f h %02.0f min", std::floor(ms / 3600000),
                   std::fmod(std::floor(ms / 60000), 60));
   return buf;
+}
+
+bool SnapshotText::IdleInTransaction(const Backend& b) {
+  return b.state.rfind("idle in transaction", 0) == 0;
 }
 
 std::string SnapshotText::Paint(const char* code, const std::string& s) const {

@@ -20,6 +20,9 @@ class SnapshotText {
 
   /// "850 ms", "2.4 s", "3 min 12 s", "2 h 05 min".
   static std::string Duration(double ms);
+  /// "idle in transaction" or "idle in transaction (aborted)": a root blocker
+  /// that holds its locks while the application does something else.
+  static bool IdleInTransaction(const Backend& b);
 
  private:
   std::string Paint(const char* code, const std::string& s) const;

@@ -305,6 +305,8 @@ class TextEmitter : public Emitter {
       if (in.format == "stderr") out << ", log_line_prefix '" << Clean(in.detected) << "'";
       out << (in.gzip ? ", gzip" : "") << ")\n";
     }
+    for (const FailedInput& f : report.failed_inputs)
+      out << "input: " << Clean(f.file) << " could not be read: " << Clean(f.error) << '\n';
     for (const Diagnostic& d : report.diagnostics) out << DiagnosticText(d) << '\n';
     for (const UnparsedLine& u : report.unparsed)
       out << "not understood: " << Clean(u.file) << ":" << u.line << ": " << Clean(u.text) << '\n';

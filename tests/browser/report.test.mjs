@@ -1,7 +1,8 @@
 // Opens lockgraph's HTML report in headless Debian Chromium through
 // playwright-core (the system browser, no download). Run by run.sh, which
 // writes the reports and passes their paths and expected counts:
-//   SAMPLE_HTML, SAMPLE_DEADLOCKS, SAMPLE_GROUPS, SAMPLE_WAITS, HOSTILE_HTML
+//   SAMPLE_HTML, SAMPLE_DEADLOCKS, SAMPLE_GROUPS, SAMPLE_WAITS, HOSTILE_HTML,
+//   SNAPSHOT_HTML (samples/postgresql/snapshots/snapshot.csv and an input that cannot be read)
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
@@ -95,6 +96,28 @@ test('hostile log text is shown literally and never runs', async () => {
   assert.ok(svgText.includes('<script>alert("x")</script>'), 'the SVG label shows the text');
   await page.waitForTimeout(200);
   assert.deepEqual(dialogs, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('live locks: every blocking tree and cycle drawn, the idle root flagged, the unread input named', async () => {
+  const { page, problems } = await open(env('SNAPSHOT_HTML'));
+  const live = page.locator('section#live');
+  assert.ok(await live.isVisible(), 'the live-locks section is shown');
+  const trees = live.locator('h4', { hasText: /^Blocking tree \d+/ });
+  assert.equal(await trees.count(), 3);
+  const cycles = live.locator('h4', { hasText: /^Cycle 1: \d+ → \d+ → \d+/ });
+  assert.equal(await cycles.count(), 1);
+  const drawn = live.locator('div.drawn svg');
+  assert.equal(await drawn.count(), 4);
+  for (let i = 0; i < 4; ++i) assert.ok(await drawn.nth(i).isVisible(), `graph ${i + 1} visible`);
+  const idle = live.locator('p', { hasText: 'root blocker' }).filter({ has: page.locator('span.tag') });
+  assert.equal(await idle.count(), 1);
+  assert.match(await idle.innerText(), /idle in transaction for [\d.]+ (ms|s)/);
+  assert.match(await live.innerText(), /last query: UPDATE inventory SET qty = qty - 1 WHERE sku = 1;/);
+  const inputs = page.locator('table.inputs');
+  assert.match(await inputs.innerText(), /snapshot\.csv\s+pglocks-csv\s+14\s+14\s+0\s+0/);
+  assert.match(await inputs.innerText(), /no-such\.log[\s\S]*not read: .*cannot open/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -28,6 +28,9 @@ SAMPLE="$ROOT/samples/postgresql/scenarios.log"
 "$BIN" report "$SAMPLE" -o "$WORK/sample.html"
 "$BIN" report "$ROOT/tests/golden/hostile-text/input.log" -o "$WORK/hostile.html" 2>/dev/null
 # The counts the page must show, from the JSON of the same input.
+# Live locks: a pg_locks snapshot (3 blocking trees, 1 cycle) and an input that cannot be read.
+"$BIN" report "$ROOT/samples/postgresql/snapshots/snapshot.csv" "$WORK/no-such.log" \
+  -o "$WORK/snapshot.html" 2>/dev/null || [ $? -eq 2 ]
 read -r DEADLOCKS NGROUPS WAITS < <("$BIN" analyze --format json "$SAMPLE" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -35,6 +38,6 @@ print(d["summary"]["deadlocks"], len(d["groups"]), d["summary"]["lock_waits"])')
 # A real value, not only agreement between two outputs: the sample holds 45.
 [ "$DEADLOCKS" = 45 ] || { echo "FAIL: samples/postgresql/scenarios.log has $DEADLOCKS deadlocks, expected 45" >&2; exit 1; }
 cd "$HERE"
-SAMPLE_HTML="$WORK/sample.html" HOSTILE_HTML="$WORK/hostile.html" SAMPLE_DEADLOCKS="$DEADLOCKS" \
+SAMPLE_HTML="$WORK/sample.html" HOSTILE_HTML="$WORK/hostile.html" SNAPSHOT_HTML="$WORK/snapshot.html" SAMPLE_DEADLOCKS="$DEADLOCKS" \
   SAMPLE_GROUPS="$NGROUPS" SAMPLE_WAITS="$WAITS" CHROMIUM="$CHROMIUM" \
   node --test --test-reporter=spec report.test.mjs
