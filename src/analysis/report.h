@@ -44,6 +44,10 @@ struct Summary {
   uint64_t deadlocks = 0;
   uint64_t deadlocks_incomplete = 0;
   uint64_t lock_waits = 0;
+  /// Deadlocks and lock waits an input repeated from an earlier one (the
+  /// same run's stderr and csvlog): counted once, above (analysis/repeats.h).
+  uint64_t repeated_deadlocks = 0;
+  uint64_t repeated_lock_waits = 0;
   uint64_t snapshots = 0;  // pg_locks snapshots (and their chains, cycles)
   uint64_t chains = 0;
   uint64_t cycles = 0;

@@ -8,6 +8,7 @@
 #include "analysis/redact.h"
 #include "app/sink_thread.h"
 #include "io/line_reader.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
@@ -151,9 +152,26 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   report_.summary.lines.skipped += info.lines.skipped;
   report_.summary.lines.unattached += info.lines.unattached;
   CheckUnderstood(head, *format, &info);
+  NoteRepeats(info.file);
   report_.inputs.push_back(std::move(info));
   ++input_index_;
   return ok;
+}
+
+void Analyzer::NoteRepeats(const std::string& file) {
+  for (const auto& [earlier, n] : repeated_) {
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::kWarning;
+    d.file = file;
+    std::string what;
+    if (n.first) what = Plural(n.first, "deadlock", "deadlocks");
+    if (n.second) what += (what.empty() ? "" : " and ") + Plural(n.second, "lock wait", "lock waits");
+    d.message = "repeats " + what + " of " + report_.inputs[earlier].file +
+                " (the same pids, times and locks: the same server run in another format?); each is "
+                "counted and shown once";
+    report_.diagnostics.push_back(std::move(d));
+  }
+  repeated_.clear();
 }
 
 void Analyzer::CheckUnderstood(const std::vector<std::string>& head, const InputFormat& format,
@@ -184,6 +202,13 @@ void Analyzer::CheckUnderstood(const std::vector<std::string>& head, const Input
 }
 
 void Analyzer::OnEvent(Event&& event) {
+  if (std::optional<size_t> earlier = repeats_.Repeats(event, input_index_)) {
+    bool deadlock = event.type == EventType::kDeadlock;
+    ++(deadlock ? report_.summary.repeated_deadlocks : report_.summary.repeated_lock_waits);
+    auto& n = repeated_[*earlier];
+    ++(deadlock ? n.first : n.second);
+    return;  // shown once: as the earlier input gave it
+  }
   if (event.type == EventType::kDeadlock) {
     ++report_.summary.deadlocks;
     if (event.deadlock && !event.deadlock->complete) ++report_.summary.deadlocks_incomplete;

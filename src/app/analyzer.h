@@ -2,8 +2,12 @@
 // Not thread-safe. Errors are returned as data, never thrown.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 
+#include "analysis/repeats.h"
 #include "analysis/report.h"
 #include "parsers/framing/framed_parser.h"
 #include "parsers/input_format.h"
@@ -49,6 +53,8 @@ class Analyzer : public ParseSink {
  private:
   /// Flags an input whose reader understood fewer than half of the lines
   /// it did not skip, with a diagnostic naming a format that fits better.
+  /// Says which earlier inputs the input just read repeated (repeats_).
+  void NoteRepeats(const std::string& file);
   void CheckUnderstood(const std::vector<std::string>& head, const InputFormat& format,
                        InputInfo* info);
   /// The format of an input, or, when its lines are framed (docker
@@ -69,6 +75,9 @@ class Analyzer : public ParseSink {
   size_t input_index_ = 0;
   std::vector<size_t> event_input_;  // input index of each collected event
   RuleEngine rules_;
+  RepeatFilter repeats_;
+  /// Of the current input: earlier input -> (deadlocks, lock waits) it repeated.
+  std::map<size_t, std::pair<uint64_t, uint64_t>> repeated_;
 };
 
 }  // namespace lockgraph

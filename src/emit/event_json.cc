@@ -272,6 +272,8 @@ json SummaryToJson(const Summary& s) {
   json j = {{"deadlocks", s.deadlocks},
             {"deadlocks_incomplete", s.deadlocks_incomplete},
             {"lock_waits", s.lock_waits}};
+  if (s.repeated_deadlocks || s.repeated_lock_waits)
+    j["repeated"] = {{"deadlocks", s.repeated_deadlocks}, {"lock_waits", s.repeated_lock_waits}};
   if (s.snapshots) {
     j["snapshots"] = s.snapshots;
     j["chains"] = s.chains;

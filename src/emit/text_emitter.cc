@@ -285,6 +285,9 @@ class TextEmitter : public Emitter {
       out << "; longest " << Ms(longest_wait_) << ")";
     }
     out << '\n';
+    if (s.repeated_deadlocks || s.repeated_lock_waits)
+      out << "repeated: " << s.repeated_deadlocks << " deadlocks and " << s.repeated_lock_waits
+          << " lock waits were given again by another input (counted once)\n";
     if (s.snapshots)
       out << "snapshots: " << s.snapshots << " (" << s.chains
           << (s.chains == 1 ? " blocking tree, " : " blocking trees, ") << s.cycles

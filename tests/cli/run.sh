@@ -41,7 +41,10 @@ check "gzip input gives the same events" bash -c \
 check "gzip recognised by its magic bytes, not its name" bash -c \
   "'$BIN' analyze --format json '$WORK/no-suffix' | grep -q '\"gzip\": true'"
 check "several files: events of both, in input order" bash -c \
-  "'$BIN' analyze --format json '$SAMPLE' '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; assert s[\"deadlocks\"]==2 and len(d[\"inputs\"])==2, s'"
+  "'$BIN' analyze --format json '$SAMPLE' '$ROOT/samples/postgresql/scenarios.log' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; f=[e[\"source\"][\"file\"] for e in d[\"events\"]]; assert s[\"deadlocks\"]==46 and len(d[\"inputs\"])==2 and \"repeated\" not in s and f==sorted(f, key=lambda x: x.endswith(\"scenarios.log\")), s'"
+check "the same log given twice (plain and gzip): counted once, and said" bash -c \
+  "'$BIN' analyze --format json '$SAMPLE' '$WORK/sample.log.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d[\"summary\"]; assert s[\"deadlocks\"]==1 and s[\"repeated\"]==dict(deadlocks=1, lock_waits=3), s; m=[x[\"message\"] for x in d[\"diagnostics\"]]; assert m and m[0].startswith(\"repeats 1 deadlock and 3 lock waits of \"), m' &&
+   '$BIN' analyze '$SAMPLE' '$WORK/sample.log.gz' | grep -q 'sample.log.gz: repeats 1 deadlock and 3 lock waits of'"
 check "missing file: exit 2 and the path on stderr" bash -c \
   "'$BIN' analyze /nonexistent/x.log 2>&1 >/dev/null | grep -q '/nonexistent/x.log: cannot open'; test \${PIPESTATUS[0]} -eq 2"
 : >"$WORK/empty.log"
