@@ -187,9 +187,9 @@ void SplitInnodbTableName(std::string_view name, std::string* database, std::str
 
 std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line) {
   static const RE2 rec(
-      R"(RECORD LOCKS space id (\d+) page no (\d+) n bits \d+ index (.+?) of table (.+?) trx id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock[ _]mode (S|X)( locks gap before rec)?( locks rec but not gap)?( insert intention)?( waiting)?)");
+      R"(RECORD LOCKS space id (\d+) page no (\d+) n bits \d+ index ?(.+?) of table (.+?) +trx +id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock[ _]mode (S|X)( locks gap before rec)?( locks rec but not gap)?( insert intention)?( waiting)?)");
   static const RE2 tab(
-      R"(TABLE LOCK table (.+?) trx id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock mode (IS|IX|S|X|AUTO-INC)( waiting)?)");
+      R"(TABLE LOCK table (.+?) +trx +id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock mode (IS|IX|S|X|AUTO-INC)( waiting)?)");
   std::string_view t = Trim(line);
   if (t.empty()) return std::nullopt;
   InnodbLockLine l;
@@ -209,6 +209,11 @@ std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line) {
   l.waiting = !waiting.empty();
   l.text = std::string(t);
   return l;
+}
+
+bool IsInnodbRecordField(std::string_view line) {
+  static const RE2 re(R"(\d{1,4}: (?:len \d+; hex |SQL NULL).*)");
+  return RE2::FullMatch(Piece(Trim(line)), re);
 }
 
 std::optional<int64_t> ReadInnodbRecordHeap(std::string_view line) {

@@ -85,6 +85,10 @@ std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line);
 /// heap no 3`): the heap number. The rest (row bytes) is never kept.
 std::optional<int64_t> ReadInnodbRecordHeap(std::string_view line);
 
+/// True for a field of a record dump (` 0: len 4; hex 80000001; asc ...;;`,
+/// ` 5: SQL NULL;`): row data, customers' data included, never kept nor printed.
+bool IsInnodbRecordField(std::string_view line);
+
 /// The mode words of a lock line (`lock_mode X locks gap before rec insert
 /// intention`) as data_locks names them (`X,GAP,INSERT_INTENTION`).
 std::string InnodbModeName(std::string_view base, bool gap, bool rec_not_gap, bool insert_intention);

@@ -1,6 +1,8 @@
 // See innodb_reader.h.
 #include "parsers/mysql/innodb_reader.h"
 
+#include <algorithm>
+
 #include <re2/re2.h>
 
 namespace lockgraph {
@@ -37,10 +39,14 @@ std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line) {
   static const RE2 classic(
       R"((\d{4}-\d\d-\d\d +\d?\d:\d\d:\d\d|\d{6} +\d?\d:\d\d:\d\d) +(?:(\w+) +)?\[(?:Note|Warning|ERROR|Error|System)\] (.*))");
   // 5.5 and 5.6 InnoDB messages: time, 5.6's hex thread id, "InnoDB:" and no label.
+  // 5.6 prints its thread id with no space before "InnoDB:"
+  // (`2016-06-15 20:28:25 7f72c0043700InnoDB: transactions deadlock ...`).
   static const RE2 bare(
-      R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|\d{6} [ \d]\d:\d\d:\d\d) (?:([0-9A-Fa-fx]+) )?(InnoDB: ?.*))");
+      R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|\d{6} [ \d]\d:\d\d:\d\d) (?:([0-9A-Fa-fx]+) ?)?(InnoDB: ?.*))");
   MysqlErrorlogEntry e;
   std::string message;
+  // A log pasted with every line indented (markdown, e-mail quoting).
+  line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
   if (!RE2::FullMatch(Piece(line), iso, &e.time, &e.thread, &e.code, &e.subsystem, &message) &&
       !RE2::FullMatch(Piece(line), classic, &e.time, &e.thread, &message) &&
       !RE2::FullMatch(Piece(line), bare, &e.time, &e.thread, &message))
@@ -59,6 +65,9 @@ InnodbReader::InnodbReader(std::string file, ParseSink& sink) : file_(std::move(
 
 void InnodbReader::Unparsed(uint64_t line_no, std::string_view line) {
   ++counts_.unparsed;
+  // A record dump's field is row data (customers' data included): listed
+  // by its line number only, never by its text.
+  if (IsInnodbRecordField(line)) line = "(a field of a record dump: row data, not shown)";
   sink_.OnUnparsed(file_, line_no, line);
 }
 
@@ -138,7 +147,9 @@ bool InnodbReader::JsonSinkLine(std::string_view line, uint64_t line_no) {
 
 void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {
   std::string_view text = e.message;
-  if (Trim(text).substr(0, 30) == "Transactions deadlock detected") {
+  // "Transactions" since 5.7, "transactions" in 5.6.
+  std::string_view first = Trim(text).substr(0, 30);
+  if (first == "Transactions deadlock detected" || first == "transactions deadlock detected") {
     if (section_) Close(false);
     Open("Transactions deadlock detected", e.time, line_no);
     return Parsed();
@@ -184,6 +195,9 @@ bool InnodbReader::StatusLine(std::string_view text, uint64_t line_no) {
 
 void InnodbReader::Text(std::string_view text, uint64_t line_no) {
   if (section_) {
+    // A paste with an empty line after every line: the title's dash line
+    // comes after an empty one.
+    if (title_dash_ && Trim(text).empty()) return Skipped();
     if (title_dash_ && DashLine(text)) {
       title_dash_ = false;
       section_->report().last_line = line_no;

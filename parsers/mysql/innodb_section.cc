@@ -49,6 +49,9 @@ void InnodbSection::Header(const InnodbHeader& h, uint64_t line_no) {
 InnodbSection::Outcome InnodbSection::AddTrxLine(std::string_view text) {
   InnodbTrx& t = report_.trxs[trx_];
   if (in_query_) {
+    // A record dump where SQL text is expected (its lock header was not
+    // read): row data, never kept in the query.
+    if (IsInnodbRecordField(text)) return Outcome::kTaken;
     t.query += (t.query.empty() ? "" : "\n") + std::string(text);
     return Outcome::kTaken;
   }

@@ -114,6 +114,7 @@ std::string CorpusDiff(const CorpusCase& want, const CorpusCase& got) {
 void RunCorpus(const fs::path& root, size_t min_cases, const std::string& label) {
   const bool verbose = std::getenv("LOCKGRAPH_CORPUS_VERBOSE") != nullptr;
   const fs::path known_file = root / "KNOWN_FAILURES";
+  const std::string known_name = "tests/" + root.filename().string() + "/KNOWN_FAILURES";
   std::map<std::string, std::string> known = ReadKnownFailures(known_file);
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(root))
@@ -135,14 +136,14 @@ void RunCorpus(const fs::path& root, size_t min_cases, const std::string& label)
     bool listed = known.count(name) > 0;
     if (diff.empty()) ++exact;
     if (diff.empty() && listed)
-      FAIL_CHECK(name << " is exact now: remove it from " << known_file.string());
+      FAIL_CHECK(name << " is exact now: remove it from " << known_name);
     if (!diff.empty() && !listed) FAIL_CHECK(name << " differs from expected.json:\n" << diff);
     if (!diff.empty() && listed && verbose)
       std::cout << name << " (known: " << known[name] << ")\n" << diff;
     known.erase(name);
   }
   for (const auto& [name, cause] : known)
-    FAIL_CHECK(known_file.string() << " lists " << name << ", which is not a corpus case");
+    FAIL_CHECK(known_name << " lists " << name << ", which is not a corpus case");
   std::cout << label << ": " << exact << " exact of " << dirs.size() << "\n";
 }
 

@@ -1,0 +1,136 @@
+// InnoDB reports as people paste them (tests/corpus-mysql/): indented error
+// logs, MySQL 5.6's glued `<thread>InnoDB:` prefix, hand-edited lock lines,
+// double-spaced pastes, one thread id printed twice; and record dumps, which
+// hold row data, never kept in a query nor listed as an unparsed line.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "app/analyzer.h"
+#include "parsers/mysql/innodb_lines.h"
+#include "parsers/mysql/innodb_reader.h"
+#include "support.h"
+
+namespace lockgraph {
+namespace {
+
+std::string CorpusInput(const std::string& name) {
+  return std::string(LOCKGRAPH_TEST_DIR) + "/corpus-mysql/" + name + "/input.txt";
+}
+
+/// Every text of the report that lockgraph can print: queries, lock lines,
+/// unparsed lines. Empty when none of their lines is a record dump's field.
+std::string DumpLinesShown(const Report& r) {
+  std::string shown;
+  auto check = [&](const std::string& text) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (IsInnodbRecordField(line) || line.find("; hex ") != std::string::npos) shown += line + "\n";
+  };
+  for (const Event& ev : r.events) {
+    if (!ev.deadlock) continue;
+    for (const Participant& p : ev.deadlock->processes) check(p.query);
+    for (const WaitEdge& e : ev.deadlock->edges) check(e.lock.text);
+    for (const WaitEdge& e : ev.deadlock->other_edges) check(e.lock.text);
+  }
+  for (const UnparsedLine& u : r.unparsed) check(u.text);
+  return shown;
+}
+
+}  // namespace
+
+TEST_CASE("mysql pastes: error-log entries indented as a whole", "[mysql]") {
+  auto e = ReadMysqlErrorlogLine(
+      "  2020-04-24T12:18:06.804257+08:00 4106 [Note] InnoDB: *** (1) WAITING FOR THIS LOCK TO BE GRANTED:");
+  REQUIRE(e);
+  CHECK(e->time == "2020-04-24T12:18:06.804257+08:00");
+  CHECK(e->thread == "4106");
+  CHECK(e->subsystem == "InnoDB");
+  CHECK(e->message == "*** (1) WAITING FOR THIS LOCK TO BE GRANTED:");
+}
+
+TEST_CASE("mysql pastes: 5.6's thread id glued to InnoDB:", "[mysql]") {
+  auto e = ReadMysqlErrorlogLine(
+      "2016-06-15 20:28:25 7f72c0043700InnoDB: transactions deadlock detected, dumping detailed "
+      "information.");
+  REQUIRE(e);
+  CHECK(e->time == "2016-06-15 20:28:25");
+  CHECK(e->thread == "7f72c0043700");
+  CHECK(e->subsystem == "InnoDB");
+  CHECK(e->message == "transactions deadlock detected, dumping detailed information.");
+}
+
+TEST_CASE("mysql pastes: a lock line edited by hand is still read", "[mysql]") {
+  auto l = ReadInnodbLockLine(
+      "RECORD LOCKS space id 46 page no 693076 n bits 664 index`unq_fk_key` of table `dbname`.`t` "
+      "trx  id 151506715 lock_mode X locks gap before rec insert intention waiting");
+  REQUIRE(l);
+  CHECK(l->index == "unq_fk_key");
+  CHECK(l->database == "dbname");
+  CHECK(l->table == "t");
+  CHECK(l->trx_id == "151506715");
+  CHECK(l->mode == "X,GAP,INSERT_INTENTION");
+  CHECK(l->waiting);
+}
+
+TEST_CASE("mysql pastes: record dump fields are recognised", "[mysql]") {
+  CHECK(IsInnodbRecordField(" 0: len 4; hex 80000001; asc     ;;"));
+  CHECK(IsInnodbRecordField("   10: len 4; hex 43f24430; asc C D0;;"));
+  CHECK(IsInnodbRecordField(" 5: SQL NULL;"));
+  CHECK_FALSE(IsInnodbRecordField("Record lock, heap no 2 PHYSICAL RECORD: n_fields 2;"));
+  CHECK_FALSE(IsInnodbRecordField("update t set d=d+1 where c=10"));
+}
+
+TEST_CASE("mysql pastes: one thread id printed twice keeps two transactions, flagged", "[mysql]") {
+  Report r = test::AnalyzeText(test::ReadFile(CorpusInput("10-status-anonymised-same-thread-elided")));
+  REQUIRE(r.events.size() == 1);
+  const Deadlock& d = *r.events[0].deadlock;
+  REQUIRE(d.edges.size() == 2);
+  CHECK(d.edges[0].waiter == "99999");
+  CHECK(d.edges[0].lock.text.find("`orders`") != std::string::npos);
+  CHECK(d.edges[1].waiter == "99999");
+  CHECK(d.edges[1].lock.text.find("`stocks`") != std::string::npos);
+  CHECK(d.processes.size() == 2);
+  CHECK(d.problems == std::vector<std::string>{
+                          "more than one transaction prints thread id 99999 (an edited paste?): the "
+                          "connections cannot be told apart"});
+  CHECK_FALSE(d.complete);
+}
+
+TEST_CASE("mysql pastes: record dumps are never shown (query, lock text, unparsed lines)", "[mysql]") {
+  for (const char* name : {"02-mysql80-errorlog-trailing-spaces", "04-mysql57-errorlog-indented-markdown",
+                           "05-mariadb-errorlog-conflicting-with", "09-mysql57-errorlog-separator-in-report",
+                           "10-status-anonymised-same-thread-elided"}) {
+    AnalyzeOptions options;
+    options.keep_unparsed = 1000;
+    Analyzer analyzer(options, nullptr);
+    std::string error;
+    REQUIRE(analyzer.AnalyzeInput(CorpusInput(name), &error));
+    const Report& r = analyzer.Finish();
+    INFO(name);
+    CHECK(DumpLinesShown(r).empty());
+  }
+  // A dump line that cannot be placed is listed by number, not by text.
+  AnalyzeOptions options;
+  options.keep_unparsed = 10;
+  Analyzer analyzer(options, nullptr);
+  std::string error;
+  const std::string file = (std::filesystem::temp_directory_path() / "lockgraph_dump_only.txt").string();
+  {
+    std::ofstream out(file);
+    out << "*** (1) TRANSACTION:\nTRANSACTION 5, ACTIVE 1 sec\n"
+           "MySQL thread id 7, OS thread handle 1, query id 2 localhost root\n"
+           "SELECT 1\n*** WE ROLL BACK TRANSACTION (1)\n 0: len 5; hex 4c494e4441; asc LINDA;;\n";
+  }
+  REQUIRE(analyzer.AnalyzeInput(file, &error));
+  const Report& r = analyzer.Finish();
+  REQUIRE(r.unparsed.size() == 1);
+  CHECK(r.unparsed[0].line == 6);
+  CHECK(r.unparsed[0].text == "(a field of a record dump: row data, not shown)");
+  std::filesystem::remove(file);
+}
+
+}  // namespace lockgraph
