@@ -52,6 +52,8 @@ InnodbSection::Outcome InnodbSection::AddTrxLine(std::string_view text) {
     // A record dump where SQL text is expected (its lock header was not
     // read): row data, never kept in the query.
     if (IsInnodbRecordField(text)) return Outcome::kTaken;
+    // Empty lines before the SQL text (pastes with filler lines) are not SQL.
+    if (t.query.empty() && Blank(text)) return Outcome::kTaken;
     t.query += (t.query.empty() ? "" : "\n") + std::string(text);
     return Outcome::kTaken;
   }

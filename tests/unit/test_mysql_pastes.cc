@@ -100,10 +100,25 @@ TEST_CASE("mysql pastes: one thread id printed twice keeps two transactions, fla
   CHECK_FALSE(d.complete);
 }
 
+TEST_CASE("mysql pastes: filler lines around the SQL text are not SQL", "[mysql]") {
+  Report r = test::AnalyzeText(test::ReadFile(CorpusInput("13-mariadb-errorlog-obsidian-spaced-victim-0")));
+  REQUIRE(r.events.size() == 1);
+  const Deadlock& d = *r.events[0].deadlock;
+  REQUIRE(d.processes.size() == 2);
+  CHECK(d.processes[0].query == "select * from target_table where col1=134 for update");
+  CHECK(d.processes[1].query == "select * from target_table where col1=74 for update");
+  Report r9 = test::AnalyzeText(test::ReadFile(CorpusInput("09-mysql57-errorlog-separator-in-report")));
+  REQUIRE(r9.events.size() == 1);
+  REQUIRE(r9.events[0].deadlock->processes.size() == 2);
+  CHECK(r9.events[0].deadlock->processes[1].query == "insert into t values(8,8,8)");
+}
+
 TEST_CASE("mysql pastes: record dumps are never shown (query, lock text, unparsed lines)", "[mysql]") {
   for (const char* name : {"02-mysql80-errorlog-trailing-spaces", "04-mysql57-errorlog-indented-markdown",
                            "05-mariadb-errorlog-conflicting-with", "09-mysql57-errorlog-separator-in-report",
-                           "10-status-anonymised-same-thread-elided"}) {
+                           "10-status-anonymised-same-thread-elided",
+                           "12-mariadb-status-trailing-double-spaces-victim-0",
+                           "13-mariadb-errorlog-obsidian-spaced-victim-0"}) {
     AnalyzeOptions options;
     options.keep_unparsed = 1000;
     Analyzer analyzer(options, nullptr);
