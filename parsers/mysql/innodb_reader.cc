@@ -61,10 +61,42 @@ std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line) {
   return e;
 }
 
+std::vector<std::string> SplitEscapedInnodbText(std::string_view line) {
+  std::vector<std::string> pieces(1);
+  size_t newlines = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '\\' || i + 1 == line.size()) {
+      pieces.back() += line[i];
+      continue;
+    }
+    char next = line[++i];
+    if (next == 'n') {
+      pieces.emplace_back();
+      ++newlines;
+    } else if (next == 't') {
+      pieces.back() += '\t';
+    } else if (next == '\\' || next == '\'' || next == '"') {
+      pieces.back() += next;
+    } else {
+      pieces.back() += '\\';
+      pieces.back() += next;
+    }
+  }
+  bool report = false;
+  for (const std::string& p : pieces)
+    report = report || ReadInnodbHeader(p) || ReadInnodbVictim(p) || Trim(p) == "LATEST DETECTED DEADLOCK";
+  if (newlines < 2 || !report) return {};
+  return pieces;
+}
+
 InnodbReader::InnodbReader(std::string file, ParseSink& sink) : file_(std::move(file)), sink_(sink) {}
 
 void InnodbReader::Unparsed(uint64_t line_no, std::string_view line) {
   ++counts_.unparsed;
+  if (escaped_) {  // EscapedLine counts and lists the physical line
+    escaped_unparsed_ = true;
+    return;
+  }
   // A record dump's field is row data (customers' data included): listed
   // by its line number only, never by its text.
   if (IsInnodbRecordField(line)) line = "(a field of a record dump: row data, not shown)";
@@ -74,6 +106,33 @@ void InnodbReader::Unparsed(uint64_t line_no, std::string_view line) {
 void InnodbReader::ParseLine(std::string_view line, uint64_t line_no) {
   ++counts_.total;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // MySQL 8's JSON error log escapes its headers' newlines too
+  // ("msg": "\n*** (1) TRANSACTION:\n"): JsonSinkLine reads those.
+  if (line.find("\\n") != std::string_view::npos && !json_sink_ &&
+      line.find("\"err_code\"") == std::string_view::npos) {
+    std::vector<std::string> pieces = SplitEscapedInnodbText(line);
+    if (!pieces.empty()) return EscapedLine(pieces, line, line_no);
+  }
+  ParseText(line, line_no);
+}
+
+void InnodbReader::EscapedLine(const std::vector<std::string>& pieces, std::string_view line,
+                               uint64_t line_no) {
+  const LineCounts before = counts_;
+  escaped_ = true;
+  escaped_unparsed_ = false;
+  for (const std::string& piece : pieces) ParseText(piece, line_no);
+  escaped_ = false;
+  const bool parsed = counts_.parsed > before.parsed;
+  counts_ = before;
+  // The text around the escaped string (the client's `[('InnoDB', '', "`)
+  // is its framing when the pieces were read as a report.
+  if (parsed) return Parsed();
+  if (escaped_unparsed_) return Unparsed(line_no, line);
+  Skipped();
+}
+
+void InnodbReader::ParseText(std::string_view line, uint64_t line_no) {
   raw_line_ = line;
   if (auto e = ReadMysqlErrorlogLine(line)) return Entry(*e, line_no);
   if (JsonSinkLine(line, line_no)) return;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app/analyzer.h"
 #include "parsers/mysql/innodb_lines.h"
@@ -100,6 +101,23 @@ TEST_CASE("mysql pastes: one thread id printed twice keeps two transactions, fla
   CHECK_FALSE(d.complete);
 }
 
+TEST_CASE("mysql pastes: a whole status printed as one escaped string", "[mysql]") {
+  std::vector<std::string> pieces =
+      SplitEscapedInnodbText(R"([('InnoDB', '', "\n*** (1) TRANSACTION:\nasc 5   \\  ;;\n\t'x\'")])");
+  CHECK(pieces == std::vector<std::string>{"[('InnoDB', '', \"", "*** (1) TRANSACTION:",
+                                           "asc 5   \\  ;;", "\t'x'\")]"});
+  CHECK(SplitEscapedInnodbText(R"(SELECT '\n' FROM t; -- \n)").empty());  // no report line
+  Report r = test::AnalyzeText(test::ReadFile(CorpusInput("14-mariadb-python-repr-one-line")));
+  REQUIRE(r.inputs.size() == 1);
+  CHECK(r.inputs[0].format == "mysql");
+  CHECK(r.inputs[0].lines.total == 1);
+  CHECK(r.inputs[0].lines.parsed == 1);
+  CHECK(r.inputs[0].lines.skipped == 0);
+  CHECK(r.inputs[0].lines.unparsed == 0);
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.events[0].deadlock->processes.at(0).query == "update t1 set f1 = 5 where id = 1");
+}
+
 TEST_CASE("mysql pastes: filler lines around the SQL text are not SQL", "[mysql]") {
   Report r = test::AnalyzeText(test::ReadFile(CorpusInput("13-mariadb-errorlog-obsidian-spaced-victim-0")));
   REQUIRE(r.events.size() == 1);
@@ -118,7 +136,8 @@ TEST_CASE("mysql pastes: record dumps are never shown (query, lock text, unparse
                            "05-mariadb-errorlog-conflicting-with", "09-mysql57-errorlog-separator-in-report",
                            "10-status-anonymised-same-thread-elided",
                            "12-mariadb-status-trailing-double-spaces-victim-0",
-                           "13-mariadb-errorlog-obsidian-spaced-victim-0"}) {
+                           "13-mariadb-errorlog-obsidian-spaced-victim-0",
+                           "14-mariadb-python-repr-one-line"}) {
     AnalyzeOptions options;
     options.keep_unparsed = 1000;
     Analyzer analyzer(options, nullptr);
