@@ -22,10 +22,11 @@ bool DashLine(std::string_view s) {
 }
 
 // Lines of the client around the status text: \G row headers and columns,
-// table borders, prompts, "1 row in set".
+// table borders, prompts, "1 row in set"; and the markdown fences of a
+// report pasted into an issue or a note.
 bool ClientFraming(std::string_view line) {
   static const RE2 re(
-      R"(\*+ \d+\. row \*+|\s*Type: InnoDB|\s*Name: ?|\+[-+]+\+?|\| Type +\| Name +\| Status.*|\s*\||\d+ rows? in set.*|(?:mysql|MariaDB \[[^\]]*\])> .*|(?:mysql|MariaDB \[[^\]]*\])>)");
+      R"(\s*```[\w-]*\s*|\*+ \d+\. row \*+|\s*Type: InnoDB|\s*Name: ?|\+[-+]+\+?|\| Type +\| Name +\| Status.*|\s*\||\d+ rows? in set.*|(?:mysql|MariaDB \[[^\]]*\])> .*|(?:mysql|MariaDB \[[^\]]*\])>)");
   return RE2::FullMatch(Piece(line), re);
 }
 
