@@ -86,7 +86,8 @@ std::optional<InnodbTimestamp> ReadInnodbTimestamp(std::string_view line) {
       R"((\d{6} [ \d]\d:\d\d:\d\d|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?: ([0-9A-Fa-fx]+))?(.*))");
   InnodbTimestamp t;
   std::string rest;
-  if (!RE2::FullMatch(Piece(line), re, &t.time, &t.thread, &rest)) return std::nullopt;
+  // Trimmed: a section pasted with every line indented.
+  if (!RE2::FullMatch(Piece(Trim(line)), re, &t.time, &t.thread, &rest)) return std::nullopt;
   t.rest = std::string(Trim(rest));
   if (!t.rest.empty() && !IsTooDeepMessage(t.rest)) return std::nullopt;
   return t;

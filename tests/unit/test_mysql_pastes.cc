@@ -53,6 +53,14 @@ TEST_CASE("mysql pastes: error-log entries indented as a whole", "[mysql]") {
   CHECK(e->message == "*** (1) WAITING FOR THIS LOCK TO BE GRANTED:");
 }
 
+TEST_CASE("mysql pastes: an indented status section's timestamp line", "[mysql]") {
+  auto t = ReadInnodbTimestamp("    2014-08-16 22:50:47 1301d4000");
+  REQUIRE(t);
+  CHECK(t->time == "2014-08-16 22:50:47");
+  CHECK(t->thread == "1301d4000");
+  CHECK(t->rest.empty());
+}
+
 TEST_CASE("mysql pastes: 5.6's thread id glued to InnoDB:", "[mysql]") {
   auto e = ReadMysqlErrorlogLine(
       "2016-06-15 20:28:25 7f72c0043700InnoDB: transactions deadlock detected, dumping detailed "
