@@ -175,15 +175,17 @@ void SplitInnodbTableName(std::string_view name, std::string* database, std::str
       return;
     }
   }
-  if (name.front() != '`' && name.front() != '"') {
-    if (size_t p = name.find('/'); p != std::string_view::npos) {  // 5.0: db/tbl
-      *database = std::string(name.substr(0, p));
-      *table = std::string(name.substr(p + 1));
-      return;
-    }
+  // 5.0 and 5.1 print InnoDB's internal name db/tbl, bare or as one quoted
+  // identifier (`test/ad_data`); later versions print `db`.`tbl` (above), so
+  // a slash in one identifier is that separator.
+  std::string whole = Unquote(name);
+  if (size_t p = whole.find('/'); p != std::string::npos && p > 0 && p + 1 < whole.size()) {
+    *database = whole.substr(0, p);
+    *table = whole.substr(p + 1);
+    return;
   }
   database->clear();
-  *table = Unquote(name);
+  *table = std::move(whole);
 }
 
 std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line) {

@@ -85,6 +85,19 @@ TEST_CASE("mysql pastes: a lock line edited by hand is still read", "[mysql]") {
   CHECK(l->waiting);
 }
 
+TEST_CASE("mysql pastes: 5.0's quoted internal name db/tbl", "[mysql]") {
+  std::string db, table;
+  SplitInnodbTableName("`test/ad_data`", &db, &table);
+  CHECK(db == "test");
+  CHECK(table == "ad_data");
+  SplitInnodbTableName("test/ad_data", &db, &table);
+  CHECK(db == "test");
+  CHECK(table == "ad_data");
+  SplitInnodbTableName("`orders`", &db, &table);
+  CHECK(db.empty());
+  CHECK(table == "orders");
+}
+
 TEST_CASE("mysql pastes: record dump fields are recognised", "[mysql]") {
   CHECK(IsInnodbRecordField(" 0: len 4; hex 80000001; asc     ;;"));
   CHECK(IsInnodbRecordField("   10: len 4; hex 43f24430; asc C D0;;"));
