@@ -58,10 +58,11 @@ bool LooksLikeAddress(std::string_view t) {
 
 std::optional<InnodbHeader> ReadInnodbHeader(std::string_view line) {
   static const RE2 re(
-      R"(\*\*\* (?:\((\d+)\) )?(TRANSACTION|HOLDS THE LOCK\(S\)|WAITING FOR THIS LOCK TO BE GRANTED|CONFLICTING WITH):\s*)");
-  std::string number, what;
-  if (!RE2::FullMatch(Piece(Trim(line)), re, &number, &what)) return std::nullopt;
+      R"(\*\*\* +(?:\((\d+)\) )?(TRANSACTION|HOLDS THE LOCK(?:\(S\))?|WAITING FOR THIS LOCK TO BE GRANTED|CONFLICTING WITH)(?:, WHICH CONFLICTS WITH THE LOCK HELD BY TRANSACTION ([0-9A-Fa-f]+))?:\s*)");
+  std::string number, what, conflicts_with;
+  if (!RE2::FullMatch(Piece(Trim(line)), re, &number, &what, &conflicts_with)) return std::nullopt;
   InnodbHeader h;
+  h.conflicts_with = conflicts_with;
   h.number = number.empty() ? 0 : std::stoi(number.substr(0, 6));
   if (what == "TRANSACTION") h.kind = InnodbHeader::Kind::kTransaction;
   else if (what[0] == 'H') h.kind = InnodbHeader::Kind::kHolds;
@@ -75,6 +76,13 @@ std::optional<int> ReadInnodbVictim(std::string_view line) {
   int n = 0;
   if (!RE2::FullMatch(Piece(Trim(line)), re, &n)) return std::nullopt;
   return n;
+}
+
+std::optional<std::string> ReadInnodbVictimTrxId(std::string_view line) {
+  static const RE2 re(R"(\*\*\* WE ROLL BACK TRANSACTION ([0-9A-Fa-f]+)\s*)");
+  std::string id;
+  if (!RE2::FullMatch(Piece(Trim(line)), re, &id)) return std::nullopt;
+  return id;
 }
 
 bool IsTooDeepMessage(std::string_view text) {

@@ -85,7 +85,8 @@ std::vector<std::string> SplitEscapedInnodbText(std::string_view line) {
   }
   bool report = false;
   for (const std::string& p : pieces)
-    report = report || ReadInnodbHeader(p) || ReadInnodbVictim(p) || Trim(p) == "LATEST DETECTED DEADLOCK";
+    report = report || ReadInnodbHeader(p) || ReadInnodbVictim(p) || ReadInnodbVictimTrxId(p) ||
+             Trim(p) == "LATEST DETECTED DEADLOCK";
   if (newlines < 2 || !report) return {};
   return pieces;
 }
@@ -217,7 +218,8 @@ void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {
   // Entries carry only a report's headers (its body follows on raw lines);
   // any other entry, even of InnoDB, is another message between them.
   if (section_ && (e.subsystem == "InnoDB" || !e.code.empty()) &&
-      (ReadInnodbHeader(text) || ReadInnodbVictim(text) || IsTooDeepMessage(text) || Trim(text).empty())) {
+      (ReadInnodbHeader(text) || ReadInnodbVictim(text) || ReadInnodbVictimTrxId(text) ||
+       IsTooDeepMessage(text) || Trim(text).empty())) {
     if (Trim(text).empty()) return Parsed();  // the header comes on the next line
     InnodbSection::Outcome o = section_->Add(text, line_no);
     if (o == InnodbSection::Outcome::kEnd) {

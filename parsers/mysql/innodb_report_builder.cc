@@ -163,6 +163,12 @@ std::vector<WaitEdge> Edges(const InnodbReport& r, std::vector<std::pair<size_t,
     if (t.waiting.empty()) continue;
     for (const InnodbLock& c : t.conflicting)  // MariaDB: names the holder by trx id
       if (auto it = by_trx_id.find(c.line.trx_id); it != by_trx_id.end()) add(i, it->second, &c, EdgeBasis::kReported);
+    if (auto it = by_trx_id.find(t.waits_for_trx); !t.waits_for_trx.empty() && it != by_trx_id.end()) {
+      const InnodbLock* held = nullptr;  // AliSQL names the holder in the WAITING header
+      for (const InnodbLock& h : r.trxs[it->second].holds)
+        if (!held && SameTarget(t.waiting.front(), h)) held = &h;
+      add(i, it->second, held, EdgeBasis::kReported);
+    }
     for (size_t j = 0; j < r.trxs.size(); ++j)  // HOLDS under transaction j
       for (const InnodbLock& h : r.trxs[j].holds)
         if (j != i && SameTarget(t.waiting.front(), h) && Conflicts(t.waiting.front(), h))
@@ -215,6 +221,17 @@ std::optional<size_t> ReadVictim(const InnodbReport& r, Deadlock* d) {
     d->problems.push_back(
         "TOO DEEP OR LONG SEARCH IN THE LOCK TABLE WAITS-FOR GRAPH: InnoDB gave up the search and "
         "rolled back the transaction shown; no cycle and no victim line are printed");
+    return std::nullopt;
+  }
+  if (!r.victim_trx_id.empty()) {  // AliSQL: the victim named by its trx id
+    for (size_t i = 0; i < r.trxs.size(); ++i)
+      if (r.trxs[i].trx && r.trxs[i].trx->trx_id == r.victim_trx_id) {
+        d->victim = ProcessId(r.trxs[i]);
+        d->victims = {d->victim};
+        return i;
+      }
+    d->problems.push_back("the report rolls back transaction " + r.victim_trx_id +
+                          ", which it does not print");
     return std::nullopt;
   }
   if (!r.victim) {

@@ -44,6 +44,8 @@ void InnodbSection::Header(const InnodbHeader& h, uint64_t line_no) {
   trx_ = found;
   list_ = h.kind;
   part_ = Part::kLocks;
+  if (h.kind == InnodbHeader::Kind::kWaiting && !h.conflicts_with.empty())
+    report_.trxs[trx_].waits_for_trx = h.conflicts_with;
 }
 
 InnodbSection::Outcome InnodbSection::AddTrxLine(std::string_view text) {
@@ -98,6 +100,10 @@ InnodbSection::Outcome InnodbSection::Add(std::string_view text, uint64_t line_n
   }
   if (auto v = ReadInnodbVictim(text)) {
     report_.victim = *v;
+    return Outcome::kEnd;
+  }
+  if (auto id = ReadInnodbVictimTrxId(text)) {
+    report_.victim_trx_id = *id;
     return Outcome::kEnd;
   }
   if (!started_) {

@@ -98,6 +98,33 @@ TEST_CASE("mysql pastes: 5.0's quoted internal name db/tbl", "[mysql]") {
   CHECK(table == "orders");
 }
 
+TEST_CASE("mysql pastes: AliSQL names the holder and the victim by trx id", "[mysql]") {
+  auto h = ReadInnodbHeader(
+      "***  WAITING FOR THIS LOCK TO BE GRANTED, WHICH CONFLICTS WITH THE LOCK HELD BY TRANSACTION "
+      "128872002:");
+  REQUIRE(h);
+  CHECK(h->kind == InnodbHeader::Kind::kWaiting);
+  CHECK(h->number == 0);
+  CHECK(h->conflicts_with == "128872002");
+  auto holds = ReadInnodbHeader("*** HOLDS THE LOCK:");
+  REQUIRE(holds);
+  CHECK(holds->kind == InnodbHeader::Kind::kHolds);
+  CHECK(holds->conflicts_with.empty());
+  CHECK(ReadInnodbVictimTrxId("*** WE ROLL BACK TRANSACTION 128872002") == "128872002");
+  CHECK_FALSE(ReadInnodbVictimTrxId("*** WE ROLL BACK TRANSACTION (2)"));
+  Report r = test::AnalyzeText(test::ReadFile(CorpusInput("21-aliyun-rds57-trx-id-victim")));
+  REQUIRE(r.events.size() == 1);
+  const Deadlock& d = *r.events[0].deadlock;
+  CHECK(d.problems.empty());
+  REQUIRE(d.edges.size() == 2);
+  CHECK(d.edges[0].basis == EdgeBasis::kReported);
+  CHECK(d.edges[0].blocker_mode == "X,REC_NOT_GAP");
+  CHECK(d.edges[1].basis == EdgeBasis::kReported);
+  CHECK(d.processes.at(0).query ==
+        "UPDATE coupon_goods  SET is_delete=1,update_time='2021-11-18 00:19:05.147'  \n WHERE  "
+        "is_delete=0\n\nAND (coupon_id = 10626 AND sku_id IN (3706865))");
+}
+
 TEST_CASE("mysql pastes: record dump fields are recognised", "[mysql]") {
   CHECK(IsInnodbRecordField(" 0: len 4; hex 80000001; asc     ;;"));
   CHECK(IsInnodbRecordField("   10: len 4; hex 43f24430; asc C D0;;"));
