@@ -130,8 +130,10 @@ void InnodbReader::EscapedLine(const std::vector<std::string>& pieces, std::stri
   // The text around the escaped string (the client's `[('InnoDB', '', "`)
   // is its framing when the pieces were read as a report.
   if (parsed) return Parsed();
-  if (escaped_unparsed_) return Unparsed(line_no, line);
-  Skipped();
+  if (!escaped_unparsed_) return Skipped();
+  bool dump = false;  // row data inside the escaped text: never listed
+  for (const std::string& piece : pieces) dump = dump || IsInnodbRecordField(piece);
+  Unparsed(line_no, dump ? "(an escaped text holding record dumps: row data, not shown)" : line);
 }
 
 void InnodbReader::ParseText(std::string_view line, uint64_t line_no) {
