@@ -58,10 +58,11 @@ bool LooksLikeAddress(std::string_view t) {
 
 std::optional<InnodbHeader> ReadInnodbHeader(std::string_view line) {
   static const RE2 re(
-      R"(\*\*\* (?:\((\d+)\) )?(TRANSACTION|HOLDS THE LOCK\(S\)|WAITING FOR THIS LOCK TO BE GRANTED|CONFLICTING WITH):\s*)");
-  std::string number, what;
-  if (!RE2::FullMatch(Piece(Trim(line)), re, &number, &what)) return std::nullopt;
+      R"(\*\*\* +(?:\((\d+)\) )?(TRANSACTION|HOLDS THE LOCK(?:\(S\))?|WAITING FOR THIS LOCK TO BE GRANTED|CONFLICTING WITH)(?:, WHICH CONFLICTS WITH THE LOCK HELD BY TRANSACTION ([0-9A-Fa-f]+))?:\s*)");
+  std::string number, what, conflicts_with;
+  if (!RE2::FullMatch(Piece(Trim(line)), re, &number, &what, &conflicts_with)) return std::nullopt;
   InnodbHeader h;
+  h.conflicts_with = conflicts_with;
   h.number = number.empty() ? 0 : std::stoi(number.substr(0, 6));
   if (what == "TRANSACTION") h.kind = InnodbHeader::Kind::kTransaction;
   else if (what[0] == 'H') h.kind = InnodbHeader::Kind::kHolds;
@@ -77,6 +78,13 @@ std::optional<int> ReadInnodbVictim(std::string_view line) {
   return n;
 }
 
+std::optional<std::string> ReadInnodbVictimTrxId(std::string_view line) {
+  static const RE2 re(R"(\*\*\* WE ROLL BACK TRANSACTION ([0-9A-Fa-f]+)\s*)");
+  std::string id;
+  if (!RE2::FullMatch(Piece(Trim(line)), re, &id)) return std::nullopt;
+  return id;
+}
+
 bool IsTooDeepMessage(std::string_view text) {
   return Trim(text).rfind("TOO DEEP OR LONG SEARCH IN THE LOCK TABLE", 0) == 0;
 }
@@ -86,7 +94,8 @@ std::optional<InnodbTimestamp> ReadInnodbTimestamp(std::string_view line) {
       R"((\d{6} [ \d]\d:\d\d:\d\d|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?: ([0-9A-Fa-fx]+))?(.*))");
   InnodbTimestamp t;
   std::string rest;
-  if (!RE2::FullMatch(Piece(line), re, &t.time, &t.thread, &rest)) return std::nullopt;
+  // Trimmed: a section pasted with every line indented.
+  if (!RE2::FullMatch(Piece(Trim(line)), re, &t.time, &t.thread, &rest)) return std::nullopt;
   t.rest = std::string(Trim(rest));
   if (!t.rest.empty() && !IsTooDeepMessage(t.rest)) return std::nullopt;
   return t;
@@ -174,22 +183,24 @@ void SplitInnodbTableName(std::string_view name, std::string* database, std::str
       return;
     }
   }
-  if (name.front() != '`' && name.front() != '"') {
-    if (size_t p = name.find('/'); p != std::string_view::npos) {  // 5.0: db/tbl
-      *database = std::string(name.substr(0, p));
-      *table = std::string(name.substr(p + 1));
-      return;
-    }
+  // 5.0 and 5.1 print InnoDB's internal name db/tbl, bare or as one quoted
+  // identifier (`test/ad_data`); later versions print `db`.`tbl` (above), so
+  // a slash in one identifier is that separator.
+  std::string whole = Unquote(name);
+  if (size_t p = whole.find('/'); p != std::string::npos && p > 0 && p + 1 < whole.size()) {
+    *database = whole.substr(0, p);
+    *table = whole.substr(p + 1);
+    return;
   }
   database->clear();
-  *table = Unquote(name);
+  *table = std::move(whole);
 }
 
 std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line) {
   static const RE2 rec(
-      R"(RECORD LOCKS space id (\d+) page no (\d+) n bits \d+ index (.+?) of table (.+?) trx id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock[ _]mode (S|X)( locks gap before rec)?( locks rec but not gap)?( insert intention)?( waiting)?)");
+      R"(RECORD LOCKS space id (\d+) page no (\d+) n bits \d+ index ?(.+?) of table (.+?) +trx +id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock[ _]mode (S|X)( locks gap before rec)?( locks rec but not gap)?( insert intention)?( waiting)?)");
   static const RE2 tab(
-      R"(TABLE LOCK table (.+?) trx id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock mode (IS|IX|S|X|AUTO-INC)( waiting)?)");
+      R"(TABLE LOCK table (.+?) +trx +id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock mode (IS|IX|S|X|AUTO-INC)( waiting)?)");
   std::string_view t = Trim(line);
   if (t.empty()) return std::nullopt;
   InnodbLockLine l;
@@ -209,6 +220,11 @@ std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line) {
   l.waiting = !waiting.empty();
   l.text = std::string(t);
   return l;
+}
+
+bool IsInnodbRecordField(std::string_view line) {
+  static const RE2 re(R"(\d{1,4}: (?:len \d+; hex |SQL NULL).*)");
+  return RE2::FullMatch(Piece(Trim(line)), re);
 }
 
 std::optional<int64_t> ReadInnodbRecordHeap(std::string_view line) {

@@ -17,6 +17,10 @@ struct InnodbHeader {
   enum class Kind { kTransaction, kHolds, kWaiting, kConflicting };
   Kind kind = Kind::kTransaction;
   int number = 0;
+  /// The trx id of `WAITING FOR THIS LOCK TO BE GRANTED, WHICH CONFLICTS
+  /// WITH THE LOCK HELD BY TRANSACTION <id>:` (AliSQL / Alibaba Cloud RDS);
+  /// empty otherwise.
+  std::string conflicts_with;
 };
 
 /// Reads a `*** ...:` section header; nothing for any other line.
@@ -24,6 +28,10 @@ std::optional<InnodbHeader> ReadInnodbHeader(std::string_view line);
 
 /// Reads `*** WE ROLL BACK TRANSACTION (n)`: n (MariaDB may print 0).
 std::optional<int> ReadInnodbVictim(std::string_view line);
+
+/// Reads `*** WE ROLL BACK TRANSACTION <trx id>` (AliSQL names the victim
+/// by its trx id): the id as printed.
+std::optional<std::string> ReadInnodbVictimTrxId(std::string_view line);
 
 /// The timestamp line before the first `***`: `YYMMDD HH:MM:SS` or
 /// `YYYY-MM-DD HH:MM:SS`, optionally a thread id token, and any glued-on
@@ -84,6 +92,10 @@ std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line);
 /// `Record lock, heap no 3 PHYSICAL RECORD: ...` (or a bare `Record lock,
 /// heap no 3`): the heap number. The rest (row bytes) is never kept.
 std::optional<int64_t> ReadInnodbRecordHeap(std::string_view line);
+
+/// True for a field of a record dump (` 0: len 4; hex 80000001; asc ...;;`,
+/// ` 5: SQL NULL;`): row data, customers' data included, never kept nor printed.
+bool IsInnodbRecordField(std::string_view line);
 
 /// The mode words of a lock line (`lock_mode X locks gap before rec insert
 /// intention`) as data_locks names them (`X,GAP,INSERT_INTENTION`).

@@ -1,6 +1,8 @@
 // See innodb_reader.h.
 #include "parsers/mysql/innodb_reader.h"
 
+#include <algorithm>
+
 #include <re2/re2.h>
 
 namespace lockgraph {
@@ -20,10 +22,11 @@ bool DashLine(std::string_view s) {
 }
 
 // Lines of the client around the status text: \G row headers and columns,
-// table borders, prompts, "1 row in set".
+// table borders, prompts, "1 row in set"; and the markdown fences of a
+// report pasted into an issue or a note.
 bool ClientFraming(std::string_view line) {
   static const RE2 re(
-      R"(\*+ \d+\. row \*+|\s*Type: InnoDB|\s*Name: ?|\+[-+]+\+?|\| Type +\| Name +\| Status.*|\s*\||\d+ rows? in set.*|(?:mysql|MariaDB \[[^\]]*\])> .*|(?:mysql|MariaDB \[[^\]]*\])>)");
+      R"(\s*```[\w-]*\s*|\*+ \d+\. row \*+|\s*Type: InnoDB|\s*Name: ?|\+[-+]+\+?|\| Type +\| Name +\| Status.*|\s*\||\d+ rows? in set.*|(?:mysql|MariaDB \[[^\]]*\])> .*|(?:mysql|MariaDB \[[^\]]*\])>)");
   return RE2::FullMatch(Piece(line), re);
 }
 
@@ -37,10 +40,14 @@ std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line) {
   static const RE2 classic(
       R"((\d{4}-\d\d-\d\d +\d?\d:\d\d:\d\d|\d{6} +\d?\d:\d\d:\d\d) +(?:(\w+) +)?\[(?:Note|Warning|ERROR|Error|System)\] (.*))");
   // 5.5 and 5.6 InnoDB messages: time, 5.6's hex thread id, "InnoDB:" and no label.
+  // 5.6 prints its thread id with no space before "InnoDB:"
+  // (`2016-06-15 20:28:25 7f72c0043700InnoDB: transactions deadlock ...`).
   static const RE2 bare(
-      R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|\d{6} [ \d]\d:\d\d:\d\d) (?:([0-9A-Fa-fx]+) )?(InnoDB: ?.*))");
+      R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|\d{6} [ \d]\d:\d\d:\d\d) (?:([0-9A-Fa-fx]+) ?)?(InnoDB: ?.*))");
   MysqlErrorlogEntry e;
   std::string message;
+  // A log pasted with every line indented (markdown, e-mail quoting).
+  line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
   if (!RE2::FullMatch(Piece(line), iso, &e.time, &e.thread, &e.code, &e.subsystem, &message) &&
       !RE2::FullMatch(Piece(line), classic, &e.time, &e.thread, &message) &&
       !RE2::FullMatch(Piece(line), bare, &e.time, &e.thread, &message))
@@ -55,16 +62,81 @@ std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line) {
   return e;
 }
 
+std::vector<std::string> SplitEscapedInnodbText(std::string_view line) {
+  std::vector<std::string> pieces(1);
+  size_t newlines = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '\\' || i + 1 == line.size()) {
+      pieces.back() += line[i];
+      continue;
+    }
+    char next = line[++i];
+    if (next == 'n') {
+      pieces.emplace_back();
+      ++newlines;
+    } else if (next == 't') {
+      pieces.back() += '\t';
+    } else if (next == '\\' || next == '\'' || next == '"') {
+      pieces.back() += next;
+    } else {
+      pieces.back() += '\\';
+      pieces.back() += next;
+    }
+  }
+  bool report = false;
+  for (const std::string& p : pieces)
+    report = report || ReadInnodbHeader(p) || ReadInnodbVictim(p) || ReadInnodbVictimTrxId(p) ||
+             Trim(p) == "LATEST DETECTED DEADLOCK";
+  if (newlines < 2 || !report) return {};
+  return pieces;
+}
+
 InnodbReader::InnodbReader(std::string file, ParseSink& sink) : file_(std::move(file)), sink_(sink) {}
 
 void InnodbReader::Unparsed(uint64_t line_no, std::string_view line) {
   ++counts_.unparsed;
+  if (escaped_) {  // EscapedLine counts and lists the physical line
+    escaped_unparsed_ = true;
+    return;
+  }
+  // A record dump's field is row data (customers' data included): listed
+  // by its line number only, never by its text.
+  if (IsInnodbRecordField(line)) line = "(a field of a record dump: row data, not shown)";
   sink_.OnUnparsed(file_, line_no, line);
 }
 
 void InnodbReader::ParseLine(std::string_view line, uint64_t line_no) {
   ++counts_.total;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // MySQL 8's JSON error log escapes its headers' newlines too
+  // ("msg": "\n*** (1) TRANSACTION:\n"): JsonSinkLine reads those.
+  if (line.find("\\n") != std::string_view::npos && !json_sink_ &&
+      line.find("\"err_code\"") == std::string_view::npos) {
+    std::vector<std::string> pieces = SplitEscapedInnodbText(line);
+    if (!pieces.empty()) return EscapedLine(pieces, line, line_no);
+  }
+  ParseText(line, line_no);
+}
+
+void InnodbReader::EscapedLine(const std::vector<std::string>& pieces, std::string_view line,
+                               uint64_t line_no) {
+  const LineCounts before = counts_;
+  escaped_ = true;
+  escaped_unparsed_ = false;
+  for (const std::string& piece : pieces) ParseText(piece, line_no);
+  escaped_ = false;
+  const bool parsed = counts_.parsed > before.parsed;
+  counts_ = before;
+  // The text around the escaped string (the client's `[('InnoDB', '', "`)
+  // is its framing when the pieces were read as a report.
+  if (parsed) return Parsed();
+  if (!escaped_unparsed_) return Skipped();
+  bool dump = false;  // row data inside the escaped text: never listed
+  for (const std::string& piece : pieces) dump = dump || IsInnodbRecordField(piece);
+  Unparsed(line_no, dump ? "(an escaped text holding record dumps: row data, not shown)" : line);
+}
+
+void InnodbReader::ParseText(std::string_view line, uint64_t line_no) {
   raw_line_ = line;
   if (auto e = ReadMysqlErrorlogLine(line)) return Entry(*e, line_no);
   if (JsonSinkLine(line, line_no)) return;
@@ -138,7 +210,9 @@ bool InnodbReader::JsonSinkLine(std::string_view line, uint64_t line_no) {
 
 void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {
   std::string_view text = e.message;
-  if (Trim(text).substr(0, 30) == "Transactions deadlock detected") {
+  // "Transactions" since 5.7, "transactions" in 5.6.
+  std::string_view first = Trim(text).substr(0, 30);
+  if (first == "Transactions deadlock detected" || first == "transactions deadlock detected") {
     if (section_) Close(false);
     Open("Transactions deadlock detected", e.time, line_no);
     return Parsed();
@@ -146,7 +220,8 @@ void InnodbReader::Entry(const MysqlErrorlogEntry& e, uint64_t line_no) {
   // Entries carry only a report's headers (its body follows on raw lines);
   // any other entry, even of InnoDB, is another message between them.
   if (section_ && (e.subsystem == "InnoDB" || !e.code.empty()) &&
-      (ReadInnodbHeader(text) || ReadInnodbVictim(text) || IsTooDeepMessage(text) || Trim(text).empty())) {
+      (ReadInnodbHeader(text) || ReadInnodbVictim(text) || ReadInnodbVictimTrxId(text) ||
+       IsTooDeepMessage(text) || Trim(text).empty())) {
     if (Trim(text).empty()) return Parsed();  // the header comes on the next line
     InnodbSection::Outcome o = section_->Add(text, line_no);
     if (o == InnodbSection::Outcome::kEnd) {
@@ -184,6 +259,9 @@ bool InnodbReader::StatusLine(std::string_view text, uint64_t line_no) {
 
 void InnodbReader::Text(std::string_view text, uint64_t line_no) {
   if (section_) {
+    // A paste with an empty line after every line: the title's dash line
+    // comes after an empty one.
+    if (title_dash_ && Trim(text).empty()) return Skipped();
     if (title_dash_ && DashLine(text)) {
       title_dash_ = false;
       section_->report().last_line = line_no;

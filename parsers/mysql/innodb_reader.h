@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "parsers/input_format.h"
 #include "parsers/mysql/innodb_section.h"
@@ -26,6 +27,14 @@ struct MysqlErrorlogEntry {
   std::string message;
 };
 
+/// A status or report printed as one escaped string (a client's repr of the
+/// row, `[('InnoDB', '', "\n=====...\n")]`, or a JSON value): its lines, with
+/// `\\`, `\t`, `\'` and `\"` unescaped, when `line` holds at least two
+/// escaped newlines and one of its pieces is an InnoDB report line; empty
+/// otherwise. The text before the first and after the last escaped newline is
+/// the first and last piece.
+std::vector<std::string> SplitEscapedInnodbText(std::string_view line);
+
 /// Reads the prefix of a MySQL 5.5-8.4 or MariaDB error-log line (5.5 and
 /// 5.6 InnoDB messages have no [Note] label: `2014-06-02 11:56:35 7f5a InnoDB: `).
 std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line);
@@ -38,6 +47,11 @@ class InnodbReader final : public LineParser {
   const LineCounts& counts() const override { return counts_; }
 
  private:
+  /// One line of text (a physical line, or a piece of an escaped one).
+  void ParseText(std::string_view line, uint64_t line_no);
+  /// A physical line holding a whole escaped report: read piece by piece,
+  /// counted once (parsed when a piece belongs to a report).
+  void EscapedLine(const std::vector<std::string>& pieces, std::string_view line, uint64_t line_no);
   void Entry(const MysqlErrorlogEntry& e, uint64_t line_no);
   void Text(std::string_view text, uint64_t line_no);
   /// A line of MySQL 8's JSON error log; false when it is not one.
@@ -59,6 +73,8 @@ class InnodbReader final : public LineParser {
   bool title_dash_ = false;
   bool json_sink_ = false;     // a JSON error-log line was seen    // the dash line under LATEST DETECTED DEADLOCK is next
   std::string_view raw_line_;  // the line as read, for OnUnparsed
+  bool escaped_ = false;       // reading the pieces of an escaped line
+  bool escaped_unparsed_ = false;  // one of them was not understood
 };
 
 }  // namespace lockgraph

@@ -33,6 +33,7 @@ struct InnodbTrx {
   std::optional<InnodbLockStructs> structs;
   std::string query;  // the SQL text lines, joined by '\n'
   std::vector<InnodbLock> holds, waiting, conflicting;
+  std::string waits_for_trx;  // AliSQL: the trx id its WAITING header names
 };
 
 struct InnodbReport {
@@ -46,6 +47,7 @@ struct InnodbReport {
   std::string thread;       // the token after it (opaque)
   bool too_deep = false;    // TOO DEEP OR LONG SEARCH ...: no cycle, no victim line
   std::optional<int> victim;  // n of WE ROLL BACK TRANSACTION (n)
+  std::string victim_trx_id;  // AliSQL: WE ROLL BACK TRANSACTION <trx id>
   bool cut = false;         // the input (or the section) ended before the report did
   std::vector<InnodbTrx> trxs;
   std::vector<std::string> problems;  // lines the reader could not place

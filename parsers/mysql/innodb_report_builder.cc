@@ -5,6 +5,7 @@
 // (InnoDB prints the cycle in order), `derived`. docs/mysql.md#edges.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "graph/wait_for_graph.h"
@@ -139,22 +140,35 @@ WaitEdge MakeEdge(const InnodbTrx& waiter, const InnodbTrx& blocker, const Innod
   return e;
 }
 
-// Every edge the report states, then the derived ones; one per pair.
-std::vector<WaitEdge> Edges(const InnodbReport& r) {
+// The graph key of the transaction printed i-th: transactions, not
+// connection ids, since an edited paste can print one id twice.
+std::string TrxKey(size_t i) { return "#" + std::to_string(i); }
+
+// Every edge the report states, then the derived ones; one per pair. Each
+// edge's waiter and blocker are also given as transaction indexes in `pairs`.
+std::vector<WaitEdge> Edges(const InnodbReport& r, std::vector<std::pair<size_t, size_t>>* pairs) {
   std::map<std::string, size_t> by_trx_id;
   for (size_t i = 0; i < r.trxs.size(); ++i)
     if (r.trxs[i].trx) by_trx_id[r.trxs[i].trx->trx_id] = i;
   std::vector<WaitEdge> edges;
   std::set<std::pair<size_t, size_t>> seen;
   auto add = [&](size_t w, size_t b, const InnodbLock* held, EdgeBasis basis) {
-    if (w != b && seen.insert({w, b}).second)
+    if (w != b && seen.insert({w, b}).second) {
       edges.push_back(MakeEdge(r.trxs[w], r.trxs[b], held, basis));
+      pairs->push_back({w, b});
+    }
   };
   for (size_t i = 0; i < r.trxs.size(); ++i) {
     const InnodbTrx& t = r.trxs[i];
     if (t.waiting.empty()) continue;
     for (const InnodbLock& c : t.conflicting)  // MariaDB: names the holder by trx id
       if (auto it = by_trx_id.find(c.line.trx_id); it != by_trx_id.end()) add(i, it->second, &c, EdgeBasis::kReported);
+    if (auto it = by_trx_id.find(t.waits_for_trx); !t.waits_for_trx.empty() && it != by_trx_id.end()) {
+      const InnodbLock* held = nullptr;  // AliSQL names the holder in the WAITING header
+      for (const InnodbLock& h : r.trxs[it->second].holds)
+        if (!held && SameTarget(t.waiting.front(), h)) held = &h;
+      add(i, it->second, held, EdgeBasis::kReported);
+    }
     for (size_t j = 0; j < r.trxs.size(); ++j)  // HOLDS under transaction j
       for (const InnodbLock& h : r.trxs[j].holds)
         if (j != i && SameTarget(t.waiting.front(), h) && Conflicts(t.waiting.front(), h))
@@ -172,12 +186,17 @@ std::vector<WaitEdge> Edges(const InnodbReport& r) {
 
 // Orders the processes and edges as the rest of lockgraph expects: the cycle
 // through the victim first (victim first), other waits in other_edges.
-void OrderByCycle(std::vector<WaitEdge> edges, Deadlock* d) {
+// The graph is keyed by transaction (TrxKey); `victim_trx` is the victim's
+// index when the report names it.
+void OrderByCycle(std::vector<WaitEdge> edges, const std::vector<std::pair<size_t, size_t>>& pairs,
+                  std::optional<size_t> victim_trx, Deadlock* d) {
   WaitForGraph g;
-  for (const Participant& p : d->processes) g.AddProcess(p.id);
-  for (const WaitEdge& e : edges) g.AddWait(e.waiter, e.mode, e.lock, e.blocker, e.basis);
+  for (size_t i = 0; i < d->processes.size(); ++i) g.AddProcess(TrxKey(i));
+  for (size_t i = 0; i < edges.size(); ++i)
+    g.AddWait(TrxKey(pairs[i].first), edges[i].mode, edges[i].lock, TrxKey(pairs[i].second),
+              edges[i].basis);
   std::vector<size_t> cycle;
-  if (auto v = g.FindProcess(d->victim); v && !d->victim.empty()) cycle = g.CycleThrough(*v);
+  if (victim_trx) cycle = g.CycleThrough(*g.FindProcess(TrxKey(*victim_trx)));
   for (WaitForGraph::Vertex v = 0; cycle.empty() && v < g.process_count(); ++v) cycle = g.CycleThrough(v);
   std::vector<char> on(edges.size(), 0);
   for (size_t i : cycle) {
@@ -188,35 +207,59 @@ void OrderByCycle(std::vector<WaitEdge> edges, Deadlock* d) {
     if (!on[i]) d->other_edges.push_back(std::move(edges[i]));
   std::vector<Participant> ordered;
   std::vector<char> taken(d->processes.size(), 0);
-  for (const WaitEdge& e : d->edges)
-    for (size_t k = 0; k < d->processes.size(); ++k)
-      if (!taken[k] && d->processes[k].id == e.waiter) taken[k] = 1, ordered.push_back(d->processes[k]);
+  for (size_t i : cycle)
+    if (size_t k = pairs[i].first; !taken[k]) taken[k] = 1, ordered.push_back(d->processes[k]);
   for (size_t k = 0; k < d->processes.size(); ++k)
     if (!taken[k]) ordered.push_back(std::move(d->processes[k]));
   d->processes = std::move(ordered);
   if (cycle.empty() && !edges.empty()) d->problems.push_back("the reported waits make no cycle");
 }
 
-void ReadVictim(const InnodbReport& r, Deadlock* d) {
+// Returns the index of the victim's transaction when the report names one.
+std::optional<size_t> ReadVictim(const InnodbReport& r, Deadlock* d) {
   if (r.too_deep) {
     d->problems.push_back(
         "TOO DEEP OR LONG SEARCH IN THE LOCK TABLE WAITS-FOR GRAPH: InnoDB gave up the search and "
         "rolled back the transaction shown; no cycle and no victim line are printed");
-    return;
+    return std::nullopt;
+  }
+  if (!r.victim_trx_id.empty()) {  // AliSQL: the victim named by its trx id
+    for (size_t i = 0; i < r.trxs.size(); ++i)
+      if (r.trxs[i].trx && r.trxs[i].trx->trx_id == r.victim_trx_id) {
+        d->victim = ProcessId(r.trxs[i]);
+        d->victims = {d->victim};
+        return i;
+      }
+    d->problems.push_back("the report rolls back transaction " + r.victim_trx_id +
+                          ", which it does not print");
+    return std::nullopt;
   }
   if (!r.victim) {
     d->problems.push_back("no WE ROLL BACK TRANSACTION line: the victim is not known");
-    return;
+    return std::nullopt;
   }
-  for (const InnodbTrx& t : r.trxs)
-    if (t.number == *r.victim && *r.victim != 0) {
-      d->victim = ProcessId(t);
+  for (size_t i = 0; i < r.trxs.size(); ++i)
+    if (r.trxs[i].number == *r.victim && *r.victim != 0) {
+      d->victim = ProcessId(r.trxs[i]);
       d->victims = {d->victim};
-      return;
+      return i;
     }
   d->problems.push_back("the report rolls back transaction (" + std::to_string(*r.victim) +
                         "), which it does not print" +
                         (*r.victim == 0 ? " (MariaDB before MDEV-29187 printed (0))" : ""));
+  return std::nullopt;
+}
+
+// Two transactions printing one connection id (an edited or anonymised
+// paste: InnoDB prints each transaction's own thread): which to KILL is
+// not known, so the report says so.
+void CheckDistinctIds(const InnodbReport& r, Deadlock* d) {
+  std::set<int64_t> seen, told;
+  for (const InnodbTrx& t : r.trxs)
+    if (t.thread && !seen.insert(t.thread->thread_id).second && told.insert(t.thread->thread_id).second)
+      d->problems.push_back("more than one transaction prints thread id " +
+                            std::to_string(t.thread->thread_id) +
+                            " (an edited paste?): the connections cannot be told apart");
 }
 
 }  // namespace
@@ -239,8 +282,11 @@ Event BuildInnodbDeadlock(const InnodbReport& r) {
     if (!t.trx) d.problems.push_back("transaction (" + std::to_string(t.number) + ") has no TRANSACTION line");
   }
   if (r.trxs.empty()) d.problems.push_back("the report prints no transaction");
-  ReadVictim(r, &d);
-  OrderByCycle(Edges(r), &d);
+  CheckDistinctIds(r, &d);
+  std::optional<size_t> victim_trx = ReadVictim(r, &d);
+  std::vector<std::pair<size_t, size_t>> pairs;
+  std::vector<WaitEdge> edges = Edges(r, &pairs);
+  OrderByCycle(std::move(edges), pairs, victim_trx, &d);
   for (const Participant& p : d.processes)
     if (p.id == d.victim) ev.session = p.session;
   for (const std::string& p : r.problems) d.problems.push_back(p);

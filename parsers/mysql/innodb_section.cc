@@ -44,11 +44,18 @@ void InnodbSection::Header(const InnodbHeader& h, uint64_t line_no) {
   trx_ = found;
   list_ = h.kind;
   part_ = Part::kLocks;
+  if (h.kind == InnodbHeader::Kind::kWaiting && !h.conflicts_with.empty())
+    report_.trxs[trx_].waits_for_trx = h.conflicts_with;
 }
 
 InnodbSection::Outcome InnodbSection::AddTrxLine(std::string_view text) {
   InnodbTrx& t = report_.trxs[trx_];
   if (in_query_) {
+    // A record dump where SQL text is expected (its lock header was not
+    // read): row data, never kept in the query.
+    if (IsInnodbRecordField(text)) return Outcome::kTaken;
+    // Empty lines before the SQL text (pastes with filler lines) are not SQL.
+    if (t.query.empty() && Blank(text)) return Outcome::kTaken;
     t.query += (t.query.empty() ? "" : "\n") + std::string(text);
     return Outcome::kTaken;
   }
@@ -93,6 +100,10 @@ InnodbSection::Outcome InnodbSection::Add(std::string_view text, uint64_t line_n
   }
   if (auto v = ReadInnodbVictim(text)) {
     report_.victim = *v;
+    return Outcome::kEnd;
+  }
+  if (auto id = ReadInnodbVictimTrxId(text)) {
+    report_.victim_trx_id = *id;
     return Outcome::kEnd;
   }
   if (!started_) {

@@ -39,6 +39,10 @@ class MysqlInnodbFormat : public InputFormat {
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
       ++lines;
       if (InnodbMarker(line)) ++markers;
+      // A whole status or report printed as one escaped string.
+      if (line.find("\\n") != std::string::npos)
+        for (const std::string& piece : SplitEscapedInnodbText(line))
+          if (InnodbMarker(piece)) ++markers;
       if (auto e = ReadMysqlErrorlogLine(line)) {
         ++entries;
         if (e->subsystem == "InnoDB" || e->code.substr(0, 3) == "MY-") ++innodb;
