@@ -19,5 +19,6 @@ std::unique_ptr<Rule> MakePg008DeadlockInFunction(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg009RetryStorm(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg010LongLockWait(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg011MissingEvidence(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg012DeadlockAtCommit(const RuleSettings& settings);
 
 }  // namespace lockgraph

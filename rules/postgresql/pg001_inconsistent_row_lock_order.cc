@@ -19,7 +19,10 @@ Members SameStatementMembers(const DeadlockFacts& df, bool* same_shape) {
   std::vector<std::string> shape_order, column_order;
   for (const ProcessFacts& p : df.processes) {
     // No statement (client output, a query line missing): no shape to share.
-    if (!p.participant->query.empty()) {
+    // COMMIT shares no row order either: the rows were written before it
+    // (PG012 reads those cycles).
+    const std::string& verb = p.statement.verb;
+    if (!p.participant->query.empty() && verb != "commit" && verb != "end") {
       Members& s = by_shape[p.shape];
       if (s.empty()) shape_order.push_back(p.shape);
       s.push_back(&p);
