@@ -33,9 +33,11 @@ TEST_CASE("PG002 fires on ids written as string literals ('9', '10')", "[rules][
 }
 
 TEST_CASE("PG002 stays silent on string keys that are not numbers", "[rules][PG002]") {
-  for (auto swaps : {std::vector<std::pair<std::string, std::string>>{{"'9'", "'x9'"}, {"'10'", "'x10'"}},
-                     {{"'9'", "'9.5'"}, {"'10'", "'10.5'"}},
-                     {{"'9'", "'+9'"}, {"'10'", "'+10'"}}}) {
+  using Swaps = std::vector<std::pair<std::string, std::string>>;
+  const std::vector<Swaps> variants = {{{"'9'", "'x9'"}, {"'10'", "'x10'"}},
+                                       {{"'9'", "'9.5'"}, {"'10'", "'10.5'"}},
+                                       {{"'9'", "'+9'"}, {"'10'", "'+10'"}}};
+  for (const Swaps& swaps : variants) {
     std::string text = Replaced(excerpts::kTextOrderStrings, swaps);
     INFO(text);
     CHECK(DeadlockFindings(AnalyzeText(text), "PG002").empty());
