@@ -62,6 +62,12 @@ std::string JoinIds(const std::vector<std::string>& ids) {
   return s;
 }
 
+bool HasStatement(const Participant& p) {
+  std::string_view q = p.query;
+  while (!q.empty() && (q.front() == ' ' || q.front() == '\t' || q.front() == '\n')) q.remove_prefix(1);
+  return !q.empty() && q.front() != '<';
+}
+
 std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d) {
   const std::string& id = p.participant->id;
   return "process " + id + (id == d.victim ? " (victim)" : "") + ": " +

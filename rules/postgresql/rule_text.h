@@ -31,6 +31,11 @@ std::vector<std::string> CycleEvidence(const Event& event);
 /// "7282", "7282 and 7267", "7282, 7267 and 7300".
 std::string JoinIds(const std::vector<std::string>& ids);
 
+/// True when the log gives a participant's statement: not empty, and not
+/// one of the server's placeholders ("<insufficient privilege>", "<backend
+/// information not available>"), which no SQL statement starts with.
+bool HasStatement(const Participant& p);
+
 /// "process 7282: UPDATE accounts SET ... (victim)" for evidence.
 std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d);
 

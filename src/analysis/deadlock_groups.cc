@@ -15,7 +15,8 @@ void AddRule(std::vector<std::string>* rules, const std::string& id) {
 // What a member contributes to its cause: the shape of its statement, or
 // (no statement) what it waits for.
 std::string CauseKey(const SignatureMember& m) {
-  bool no_statement = m.shape.empty() || m.shape == "sql:";
+  // "<insufficient privilege>" and the like are placeholders, not statements.
+  bool no_statement = m.shape.empty() || m.shape == "sql:" || m.statement.rfind("<", 0) == 0;
   return no_statement ? "wait:" + m.wait : m.shape;
 }
 
