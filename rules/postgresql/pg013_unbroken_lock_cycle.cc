@@ -2,20 +2,11 @@
 // processes waiting for each other in a circle that the server has not
 // broken: deadlock_timeout is long, or the check has not run yet.
 // docs/rules/PG013.md.
-#include <cstdio>
-
 #include "rules/postgresql/builtin_rules.h"
 #include "rules/postgresql/rule_text.h"
 
 namespace lockgraph {
 namespace {
-
-std::string Seconds(const std::optional<double>& ms) {
-  if (!ms) return "?";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", *ms / 1000);
-  return buf;
-}
 
 class UnbrokenLockCycle : public Rule {
  public:
@@ -37,7 +28,7 @@ class UnbrokenLockCycle : public Rule {
       ids.push_back(e.waiter);
       const Backend* b = i < c.members.size() ? &c.members[i] : nullptr;
       evidence.push_back("edge " + std::to_string(i + 1) + ": " + pg_rules::EdgeText(e) +
-                         (b ? " (waiting " + Seconds(b->wait_age_ms) + ")" : ""));
+                         (b ? " (waiting " + pg_rules::Seconds(b->wait_age_ms) + ")" : ""));
       if (b && !b->query.empty()) evidence.push_back("process " + e.waiter + ": " + pg_rules::OneLine(b->query, 160));
     }
     std::string message = pg_rules::JoinIds(ids) + " wait for each other in a circle that the "

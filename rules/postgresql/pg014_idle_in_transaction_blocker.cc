@@ -2,20 +2,11 @@
 // pg_locks snapshot is a session idle in transaction: it holds its locks
 // while the application does something else (an HTTP call, user think
 // time) between statements. docs/rules/PG014.md.
-#include <cstdio>
-
 #include "rules/postgresql/builtin_rules.h"
 #include "rules/postgresql/rule_text.h"
 
 namespace lockgraph {
 namespace {
-
-std::string Seconds(const std::optional<double>& ms) {
-  if (!ms) return "?";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", *ms / 1000);
-  return buf;
-}
 
 class IdleInTransactionBlocker : public Rule {
  public:
@@ -31,8 +22,8 @@ class IdleInTransactionBlocker : public Rule {
     if (root.state.rfind("idle in transaction", 0) != 0) return;
     std::vector<std::string> waiting;
     for (size_t i = 1; i < event.chain->members.size(); ++i) waiting.push_back(event.chain->members[i].backend.id);
-    std::string message = root.id + " is " + root.state + " for " + Seconds(root.state_age_ms) +
-                          " (transaction open " + Seconds(root.xact_age_ms) + ") and blocks " +
+    std::string message = root.id + " is " + root.state + " for " + pg_rules::Seconds(root.state_age_ms) +
+                          " (transaction open " + pg_rules::Seconds(root.xact_age_ms) + ") and blocks " +
                           pg_rules::JoinIds(waiting) + "; its last query: " +
                           pg_rules::OneLine(root.query, 90);
     std::vector<std::string> evidence{pg_rules::Lines(event) + ": blocking tree rooted at " + root.id};

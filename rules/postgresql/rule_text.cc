@@ -1,6 +1,8 @@
 // See rule_text.h.
 #include "rules/postgresql/rule_text.h"
 
+#include <cstdio>
+
 namespace lockgraph::pg_rules {
 
 std::string OneLine(std::string_view text, size_t max) {
@@ -42,6 +44,13 @@ std::string Where(const Event& event) { return event.source.file + ":" + Span(ev
 
 std::string EdgeText(const WaitEdge& e) {
   return e.waiter + " waits for " + e.mode + " on " + e.lock.Label() + ", blocked by " + e.blocker;
+}
+
+std::string Seconds(const std::optional<double>& ms) {
+  if (!ms) return "?";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", *ms / 1000);
+  return buf;
 }
 
 std::vector<std::string> CycleEvidence(const Event& event) {

@@ -3,6 +3,7 @@
 // beliefs about deadlock fixes. Raw text: emitters make it safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ std::string Where(const Event& event);
 
 /// "7282 waits for ShareLock on transaction 742, blocked by 7267".
 std::string EdgeText(const WaitEdge& edge);
+
+/// "2.5 s" (one decimal) for an age in milliseconds; "?" when unknown.
+std::string Seconds(const std::optional<double>& ms);
 
 /// One evidence line per edge ("edge 1: ...") after the event's line span.
 std::vector<std::string> CycleEvidence(const Event& event);
