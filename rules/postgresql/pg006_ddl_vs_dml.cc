@@ -42,6 +42,7 @@ class DdlVsDml : public Rule {
   void OnEvent(const Event& event, const EventFacts& facts, std::vector<Finding>* out) override {
     if (event.deadlock && facts.deadlock) OnDeadlock(event, *facts.deadlock, out);
     if (event.lock_wait && facts.wait) OnWait(event, *facts.wait, out);
+    if (event.chain) OnTree(event, out);
   }
 
  private:
@@ -129,6 +130,33 @@ class DdlVsDml : public Rule {
                           ", queued behind " + ddl->second.what +
                           ", which waited for AccessExclusiveLock ahead of it";
     out->push_back(MakeFinding(std::move(message), std::string(kTimeoutFix), Evidence(event)));
+  }
+
+  // A blocking tree of a snapshot: a member waits for AccessExclusiveLock
+  // on a table and others queue behind it (their edge names it as blocker).
+  void OnTree(const Event& event, std::vector<Finding>* out) const {
+    const BlockingTree& t = *event.chain;
+    for (const BlockingTree::Member& m : t.members) {
+      const Backend& ddl = m.backend;
+      if (ddl.wait_mode != "AccessExclusiveLock" || LockRelation(ddl.wait_lock).empty()) continue;
+      std::vector<std::string> behind, ahead;
+      for (const WaitEdge& e : t.edges) {
+        if (e.blocker == ddl.id) behind.push_back(e.waiter);
+        if (e.waiter == ddl.id) ahead.push_back(e.blocker);
+      }
+      if (behind.empty()) continue;
+      std::string table = LockRelation(ddl.wait_lock);
+      std::string message = ddl.id + "'s " + pg_rules::OneLine(ddl.query.empty() ? "DDL" : ddl.query, 70) +
+                            " waits " + pg_rules::Seconds(ddl.wait_age_ms) +
+                            " for AccessExclusiveLock on " + table +
+                            (ahead.empty() ? "" : " behind " + pg_rules::JoinIds(ahead)) + "; " +
+                            pg_rules::JoinIds(behind) + " queue behind it";
+      std::vector<std::string> evidence{pg_rules::Lines(event) + ": blocking tree rooted at " +
+                                        t.members.front().backend.id};
+      for (const WaitEdge& e : t.edges) evidence.push_back(pg_rules::EdgeText(e));
+      out->push_back(MakeFinding(std::move(message), std::string(kTimeoutFix), std::move(evidence)));
+      return;
+    }
   }
 
   static std::vector<std::string> Evidence(const Event& event) {
