@@ -19,6 +19,9 @@ std::vector<std::unique_ptr<Rule>> RegisterBuiltinRules(const RuleSettings& sett
   rules.push_back(MakePg009RetryStorm(settings));
   rules.push_back(MakePg010LongLockWait(settings));
   rules.push_back(MakePg011MissingEvidence(settings));
+  rules.push_back(MakePg012DeadlockAtCommit(settings));
+  rules.push_back(MakePg013UnbrokenLockCycle(settings));
+  rules.push_back(MakePg014IdleInTransactionBlocker(settings));
   rules.push_back(MakeMs001KeyLookupDeadlock(settings));
   rules.push_back(MakeMs002ConversionDeadlock(settings));
   rules.push_back(MakeMs003SerializableRangeLocks(settings));

@@ -86,10 +86,11 @@ void RuleEngine::OnEvent(Event* event) {
 }
 
 void RuleEngine::Finish(std::vector<RunFacts::Input> inputs, std::vector<Finding>* findings,
-                        std::vector<DeadlockGroup>* groups) {
+                        std::vector<DeadlockGroup>* groups, std::vector<DeadlockCause>* causes) {
   facts_.inputs = std::move(inputs);
   for (const auto& rule : rules_) rule->Finish(facts_, findings);
   *groups = grouper_.Groups(*findings);
+  if (causes) *causes = grouper_.Causes(*groups);
 }
 
 std::vector<std::string> RuleEngine::Selected() const {

@@ -39,9 +39,10 @@ class RuleEngine {
   void OnEvent(Event* event);
 
   /// After the last event: runs every rule's Finish. `inputs` describe the
-  /// inputs read. Fills the run-level findings and the groups (largest first).
+  /// inputs read. Fills the run-level findings, the groups and, when
+  /// `causes` is given, the causes of the groups (each largest first).
   void Finish(std::vector<RunFacts::Input> inputs, std::vector<Finding>* findings,
-              std::vector<DeadlockGroup>* groups);
+              std::vector<DeadlockGroup>* groups, std::vector<DeadlockCause>* causes = nullptr);
 
   /// IDs of the rules that run, in ID order.
   std::vector<std::string> Selected() const;

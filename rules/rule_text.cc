@@ -1,6 +1,8 @@
 // See rule_text.h.
 #include "rules/rule_text.h"
 
+#include <cstdio>
+
 namespace lockgraph::pg_rules {
 
 std::string OneLine(std::string_view text, size_t max) {
@@ -44,6 +46,13 @@ std::string EdgeText(const WaitEdge& e) {
   return e.waiter + " waits for " + e.mode + " on " + e.lock.Label() + ", blocked by " + e.blocker;
 }
 
+std::string Seconds(const std::optional<double>& ms) {
+  if (!ms) return "?";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", *ms / 1000);
+  return buf;
+}
+
 std::vector<std::string> CycleEvidence(const Event& event) {
   std::vector<std::string> out{Lines(event) + ": deadlock detected, victim " +
                                event.deadlock->victim};
@@ -60,6 +69,12 @@ std::string JoinIds(const std::vector<std::string>& ids) {
     s += ids[i];
   }
   return s;
+}
+
+bool HasStatement(const Participant& p) {
+  std::string_view q = p.query;
+  while (!q.empty() && (q.front() == ' ' || q.front() == '\t' || q.front() == '\n')) q.remove_prefix(1);
+  return !q.empty() && q.front() != '<';
 }
 
 std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d) {

@@ -3,6 +3,7 @@
 // beliefs about deadlock fixes. Raw text: emitters make it safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,11 +26,19 @@ std::string Where(const Event& event);
 /// "7282 waits for ShareLock on transaction 742, blocked by 7267".
 std::string EdgeText(const WaitEdge& edge);
 
+/// "2.5 s" (one decimal) for an age in milliseconds; "?" when unknown.
+std::string Seconds(const std::optional<double>& ms);
+
 /// One evidence line per edge ("edge 1: ...") after the event's line span.
 std::vector<std::string> CycleEvidence(const Event& event);
 
 /// "7282", "7282 and 7267", "7282, 7267 and 7300".
 std::string JoinIds(const std::vector<std::string>& ids);
+
+/// True when the log gives a participant's statement: not empty, and not
+/// one of the server's placeholders ("<insufficient privilege>", "<backend
+/// information not available>"), which no SQL statement starts with.
+bool HasStatement(const Participant& p);
 
 /// "process 7282: UPDATE accounts SET ... (victim)" for evidence.
 std::string ProcessEvidence(const ProcessFacts& p, const Deadlock& d);

@@ -70,36 +70,58 @@ LockResource ReadSqlServerResource(const pugi::xml_node& resource) {
   return r;
 }
 
-void AddResourceWaits(const LockResource& r, uint64_t line, std::vector<WaitEdge>* out) {
-  for (size_t wi = 0; wi < r.waiters.size(); ++wi) {
-    const LockRequest& w = r.waiters[wi];
-    std::vector<std::string> blockers;
-    auto add = [&](const LockRequest& other, EdgeBasis basis) {
-      if (std::find(blockers.begin(), blockers.end(), other.process) != blockers.end()) return;
-      blockers.push_back(other.process);
-      WaitEdge e;
-      e.waiter = w.process;
-      e.blocker = other.process;
-      e.mode = w.mode;
-      e.lock = r.lock;
-      e.basis = basis;
-      e.line = line;
-      e.blocker_mode = other.mode;
-      e.request = w.request;
-      out->push_back(std::move(e));
-    };
-    // Granted owners first: a conversion entry of the same owner then adds nothing.
-    for (bool converting : {false, true})
-      for (const LockRequest& o : r.owners) {
-        if (o.process == w.process || (o.request == "convert") != converting) continue;
-        if (auto basis = Basis(w, o, !converting)) add(o, *basis);
-      }
-    // Waiters ahead in the queue (conversions are served before new requests).
-    for (size_t k = 0; k < wi; ++k) {
-      const LockRequest& ahead = r.waiters[k];
-      if (ahead.process == w.process || (w.request == "convert" && ahead.request != "convert")) continue;
-      if (SqlServerModeConflict(w.mode, ahead.mode) == ModeConflict::kConflict) add(ahead, EdgeBasis::kSoft);
+namespace {
+
+// The waits of `w` (a waiter, or an owner converting), edges added once per
+// blocker: granted owners whose mode conflicts (hard), owners converting to
+// a conflicting mode (soft), then the conflicting requests ahead of it
+// (`ahead`, in queue order; a conversion is served before new requests).
+void AddWaitsOf(const LockResource& r, const LockRequest& w, const std::vector<LockRequest>& ahead,
+                uint64_t line, std::vector<WaitEdge>* out) {
+  std::vector<std::string> blockers;
+  auto add = [&](const LockRequest& other, EdgeBasis basis) {
+    if (std::find(blockers.begin(), blockers.end(), other.process) != blockers.end()) return;
+    blockers.push_back(other.process);
+    WaitEdge e;
+    e.waiter = w.process;
+    e.blocker = other.process;
+    e.mode = w.mode;
+    e.lock = r.lock;
+    e.basis = basis;
+    e.line = line;
+    e.blocker_mode = other.mode;
+    e.request = w.request;
+    out->push_back(std::move(e));
+  };
+  // Granted owners first: a conversion entry of the same owner then adds nothing.
+  for (bool converting : {false, true})
+    for (const LockRequest& o : r.owners) {
+      if (o.process == w.process || (o.request == "convert") != converting) continue;
+      if (auto basis = Basis(w, o, !converting)) add(o, *basis);
     }
+  for (const LockRequest& a : ahead) {
+    if (a.process == w.process || (w.request == "convert" && a.request != "convert")) continue;
+    if (SqlServerModeConflict(w.mode, a.mode) == ModeConflict::kConflict) add(a, EdgeBasis::kSoft);
+  }
+}
+
+}  // namespace
+
+void AddResourceWaits(const LockResource& r, uint64_t line, std::vector<WaitEdge>* out) {
+  std::vector<LockRequest> ahead;
+  for (const LockRequest& w : r.waiters) {
+    AddWaitsOf(r, w, ahead, line, out);
+    ahead.push_back(w);
+  }
+  // An owner converting to another mode waits too, even where no waiter
+  // entry says so (a report lists the lock once per waiter, and the other
+  // converting owners only in its owner list). Its waits are against the
+  // granted modes of the others, as for a waiter.
+  for (const LockRequest& o : r.owners) {
+    if (o.request != "convert") continue;
+    bool listed = std::any_of(r.waiters.begin(), r.waiters.end(),
+                              [&](const LockRequest& w) { return w.process == o.process; });
+    if (!listed) AddWaitsOf(r, o, {}, line, out);
   }
 }
 

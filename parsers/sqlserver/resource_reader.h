@@ -20,7 +20,9 @@ LockResource ReadSqlServerResource(const pugi::xml_node& resource);
 /// granted owner whose mode conflicts, `soft` for an owner converting to a
 /// conflicting mode and for a conflicting waiter ahead in the queue,
 /// `derived` when a mode is missing or unknown on a lock, `reported` on a
-/// resource without modes (exchangeEvent, threadpool, resourceWait). One
+/// resource without modes (exchangeEvent, threadpool, resourceWait). An
+/// owner converting to a conflicting mode (requestType="convert") that no
+/// waiter entry names waits as well: its edges follow the waiters'. One
 /// edge per waiter and blocker; `line` goes to every edge.
 void AddResourceWaits(const LockResource& resource, uint64_t line, std::vector<WaitEdge>* out);
 

@@ -19,5 +19,8 @@ std::unique_ptr<Rule> MakePg008DeadlockInFunction(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg009RetryStorm(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg010LongLockWait(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg011MissingEvidence(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg012DeadlockAtCommit(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg013UnbrokenLockCycle(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg014IdleInTransactionBlocker(const RuleSettings& settings);
 
 }  // namespace lockgraph

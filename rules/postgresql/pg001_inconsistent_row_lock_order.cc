@@ -18,8 +18,11 @@ Members SameStatementMembers(const DeadlockFacts& df, bool* same_shape) {
   std::map<std::string, Members> by_shape, by_column;
   std::vector<std::string> shape_order, column_order;
   for (const ProcessFacts& p : df.processes) {
-    // No statement (client output, a query line missing): no shape to share.
-    if (!p.participant->query.empty()) {
+    // No statement (client output, a query line missing, a placeholder such
+    // as "<insufficient privilege>"): no shape to share. COMMIT shares no
+    // row order either: the rows were written before it (PG012's cycles).
+    const std::string& verb = p.statement.verb;
+    if (pg_rules::HasStatement(*p.participant) && verb != "commit" && verb != "end") {
       Members& s = by_shape[p.shape];
       if (s.empty()) shape_order.push_back(p.shape);
       s.push_back(&p);

@@ -12,8 +12,11 @@
 namespace lockgraph {
 namespace {
 
+// A number literal, or a string literal that holds only an integer ('10'):
+// ids sent as text are compared as numbers by an integer column.
 bool Integer(const KeyLiteral& k, long long* v) {
-  if (k.kind != SqlToken::Kind::kNumber) return false;
+  if (k.kind != SqlToken::Kind::kNumber && k.kind != SqlToken::Kind::kString) return false;
+  if (k.value.empty() || (k.kind == SqlToken::Kind::kString && k.value[0] == '+')) return false;
   auto r = std::from_chars(k.value.data(), k.value.data() + k.value.size(), *v);
   return r.ec == std::errc() && r.ptr == k.value.data() + k.value.size();
 }

@@ -2,6 +2,8 @@
 // same object and each asks for a stronger one: every edge on one relation,
 // or every process waiting to write the one row they all name.
 // docs/rules/PG004.md.
+#include <algorithm>
+
 #include "rules/postgresql/builtin_rules.h"
 #include "rules/rule_text.h"
 
@@ -51,9 +53,19 @@ class LockUpgrade : public Rule {
     if (OneRelation(d)) {
       const ProcessFacts& p = df.processes.front();
       std::string table = p.wait_table.empty() ? LockRelation(p.wait->lock) : p.wait_table;
-      out->push_back(MakeFinding(pg_rules::JoinIds(Ids(df)) + " each hold a lock on " + table +
-                                     " and each wait for " + p.wait->mode + " on it",
-                                 RelationHint(table, p.wait->mode), std::move(evidence)));
+      // Each participant's own requested mode: they need not be the same
+      // (one inserts, RowExclusiveLock; another asks LOCK TABLE ... EXCLUSIVE).
+      std::vector<std::string> waits, modes;
+      for (const ProcessFacts& q : df.processes) {
+        if (!q.wait) continue;
+        waits.push_back(q.participant->id + " for " + q.wait->mode);
+        if (std::find(modes.begin(), modes.end(), q.wait->mode) == modes.end())
+          modes.push_back(q.wait->mode);
+      }
+      std::string message = pg_rules::JoinIds(Ids(df)) + " each hold a lock on " + table;
+      message += modes.size() == 1 ? " and each wait for " + modes.front() + " on it"
+                                   : " and each wait for a stronger one: " + pg_rules::JoinIds(waits);
+      out->push_back(MakeFinding(std::move(message), RelationHint(table, modes), std::move(evidence)));
     } else if (OneRow(df)) {
       const ProcessFacts& p = df.processes.front();
       std::string row = p.wait_table + " " + p.wants->Text();
@@ -64,18 +76,24 @@ class LockUpgrade : public Rule {
   }
 
  private:
-  static std::string RelationHint(const std::string& table, const std::string& mode) {
+  static std::string RelationHint(const std::string& table, const std::vector<std::string>& modes) {
+    const std::string asked = pg_rules::JoinIds(modes);
     std::string hint = "Each transaction first took a lock on " + table +
                        " that lets the others in too (LOCK TABLE ... IN SHARE MODE, CREATE "
-                       "INDEX, or a read) and then asked for " + mode + ". ";
-    if (mode == "RowExclusiveLock")
+                       "INDEX, or a read) and then asked for " + asked + ". ";
+    if (modes.size() == 1 && modes.front() == "RowExclusiveLock")
       return hint + "Take the lock the writes need at the start, in a mode that conflicts with "
                     "itself: `LOCK TABLE " + table + " IN SHARE ROW EXCLUSIVE MODE` instead of "
                     "SHARE MODE, so that the second transaction waits before it holds anything. "
                     "Retrying only repeats the deadlock.";
-    return hint + "Take " + mode + " on " + table + " at the start of the transaction (`LOCK "
-                  "TABLE " + table + " IN ... MODE` first), so that the second transaction waits "
-                  "before it holds anything. Retrying only repeats the deadlock.";
+    if (modes.size() == 1)
+      return hint + "Take " + asked + " on " + table + " at the start of the transaction (`LOCK "
+                    "TABLE " + table + " IN ... MODE` first), so that the second transaction "
+                    "waits before it holds anything. Retrying only repeats the deadlock.";
+    return hint + "Take the strongest of these at the start of every such transaction (`LOCK "
+                  "TABLE " + table + " IN ... MODE` first, in a mode that conflicts with "
+                  "itself), so that the second transaction waits before it holds anything. "
+                  "Retrying only repeats the deadlock.";
   }
 
   static std::string RowHint(const ProcessFacts& p) {

@@ -42,6 +42,7 @@ class DdlVsDml : public Rule {
   void OnEvent(const Event& event, const EventFacts& facts, std::vector<Finding>* out) override {
     if (event.deadlock && facts.deadlock) OnDeadlock(event, *facts.deadlock, out);
     if (event.lock_wait && facts.wait) OnWait(event, *facts.wait, out);
+    if (event.chain) OnTree(event, out);
   }
 
  private:
@@ -56,18 +57,52 @@ class DdlVsDml : public Rule {
                        !LockRelation(p.wait->lock).empty();
       if (!exclusive && !p.statement.ddl) continue;
       std::string table = p.statement.table.empty() ? p.wait_table : p.statement.table;
-      std::string message = p.participant->id + "'s " + pg_rules::OneLine(p.query, 70) +
-                            " waits for " + (p.wait ? p.wait->mode : "a lock") + " on " + table +
-                            " inside a deadlock: its transaction holds what the others need";
       std::vector<std::string> evidence = pg_rules::CycleEvidence(event);
       for (const ProcessFacts& q : df.processes)
         evidence.push_back(pg_rules::ProcessEvidence(q, *event.deadlock));
-      out->push_back(MakeFinding(std::move(message),
-                                 std::string(kTimeoutFix) + " Do not hold other locks in the "
-                                 "migration's transaction: commit the DML first.",
+      out->push_back(MakeFinding(Message(p, table), Hint(p, table, *event.deadlock),
                                  std::move(evidence)));
       return;
     }
+  }
+
+  // Names the lock p waits for as the report does: its relation by name,
+  // anything else (a virtual transaction, a row's transaction) by its label.
+  static std::string Message(const ProcessFacts& p, const std::string& table) {
+    std::string waited = "a lock";
+    if (p.wait) {
+      bool relation = !LockRelation(p.wait->lock).empty();
+      std::string on = relation ? (p.wait_table.empty() ? table : p.wait_table) : p.wait->lock.Label();
+      waited = p.wait->mode + " on " + on;
+    }
+    return p.participant->id + "'s " + pg_rules::OneLine(p.query, 70) + " waits for " + waited +
+           " inside a deadlock: its transaction holds what the others need";
+  }
+
+  static std::string Hint(const ProcessFacts& p, const std::string& table, const Deadlock& d) {
+    if (!Concurrently(p.statement))
+      return std::string(kTimeoutFix) + " Do not hold other locks in the migration's "
+             "transaction: commit the DML first.";
+    std::string t = table.empty() ? "the table" : table;
+    std::string hint =
+        "CREATE INDEX CONCURRENTLY (and REINDEX CONCURRENTLY) holds ShareUpdateExclusiveLock on " +
+        t + " and waits, between its phases, for every transaction that could still see the "
+        "table without the new index" + (p.wait && p.wait->lock.type == "virtualxid"
+                                             ? " (here " + p.wait->lock.Label() + ")" : "") +
+        ". A transaction open meanwhile that then asks for a lock conflicting with "
+        "ShareUpdateExclusiveLock on " + t + " (LOCK TABLE, ALTER TABLE, VACUUM, ANALYZE, "
+        "another CREATE INDEX) closes a cycle. Run it when no long transaction touches " + t +
+        ", and give the others a lock_timeout (`SET lock_timeout = '2s'`) so that they give "
+        "up instead.";
+    if (p.participant->id == d.victim)
+      hint += " The build was cancelled: it leaves an INVALID index behind; `DROP INDEX "
+              "CONCURRENTLY` it, then run CREATE INDEX CONCURRENTLY again.";
+    return hint;
+  }
+
+  static bool Concurrently(const StatementFacts& s) {
+    return s.ddl && s.normalized.find(" concurrently ") != std::string::npos &&
+           (s.verb == "create" || s.verb == "reindex");
   }
 
   void OnWait(const Event& event, const StatementFacts& st, std::vector<Finding>* out) {
@@ -95,6 +130,33 @@ class DdlVsDml : public Rule {
                           ", queued behind " + ddl->second.what +
                           ", which waited for AccessExclusiveLock ahead of it";
     out->push_back(MakeFinding(std::move(message), std::string(kTimeoutFix), Evidence(event)));
+  }
+
+  // A blocking tree of a snapshot: a member waits for AccessExclusiveLock
+  // on a table and others queue behind it (their edge names it as blocker).
+  void OnTree(const Event& event, std::vector<Finding>* out) const {
+    const BlockingTree& t = *event.chain;
+    for (const BlockingTree::Member& m : t.members) {
+      const Backend& ddl = m.backend;
+      if (ddl.wait_mode != "AccessExclusiveLock" || LockRelation(ddl.wait_lock).empty()) continue;
+      std::vector<std::string> behind, ahead;
+      for (const WaitEdge& e : t.edges) {
+        if (e.blocker == ddl.id) behind.push_back(e.waiter);
+        if (e.waiter == ddl.id) ahead.push_back(e.blocker);
+      }
+      if (behind.empty()) continue;
+      std::string table = LockRelation(ddl.wait_lock);
+      std::string message = ddl.id + "'s " + pg_rules::OneLine(ddl.query.empty() ? "DDL" : ddl.query, 70) +
+                            " waits " + pg_rules::Seconds(ddl.wait_age_ms) +
+                            " for AccessExclusiveLock on " + table +
+                            (ahead.empty() ? "" : " behind " + pg_rules::JoinIds(ahead)) + "; " +
+                            pg_rules::JoinIds(behind) + " queue behind it";
+      std::vector<std::string> evidence{pg_rules::Lines(event) + ": blocking tree rooted at " +
+                                        t.members.front().backend.id};
+      for (const WaitEdge& e : t.edges) evidence.push_back(pg_rules::EdgeText(e));
+      out->push_back(MakeFinding(std::move(message), std::string(kTimeoutFix), std::move(evidence)));
+      return;
+    }
   }
 
   static std::vector<std::string> Evidence(const Event& event) {

@@ -56,31 +56,59 @@ class AdvisoryLockOrder : public Rule {
 
  private:
   void OnDeadlock(const Event& event, const DeadlockFacts& df, std::vector<Finding>* out) const {
-    std::vector<std::string> steps, took;
-    bool session = false;
+    bool advisory = false, session = false, mixed = false;
     for (const ProcessFacts& p : df.processes) {
       session = session || SessionLevel(p.statement);
-      if (!p.wait || p.wait->lock.type != "advisory") continue;
-      std::string wants = AdvisoryKey(p.wait->lock);
-      // The process p blocks waits for a key p holds.
+      if (!p.wait) continue;
+      (p.wait->lock.type == "advisory" ? advisory : mixed) = true;
+    }
+    if (!advisory) return;
+    std::vector<std::string> steps, took;
+    for (const ProcessFacts& p : df.processes) {
+      if (!p.wait) continue;
+      // p holds what the process it blocks waits for.
       for (const ProcessFacts& q : df.processes)
-        if (q.wait && q.wait->blocker == p.participant->id && q.wait->lock.type == "advisory") {
-          std::string holds = AdvisoryKey(q.wait->lock);
-          steps.push_back(p.participant->id + " holds advisory lock " + holds +
-                          " and waits for " + wants);
-          took.push_back(p.participant->id + " took " + holds + " before " + wants);
+        if (q.wait && q.wait->blocker == p.participant->id) {
+          if (!mixed) {
+            std::string holds = AdvisoryKey(q.wait->lock), wants = AdvisoryKey(p.wait->lock);
+            steps.push_back(p.participant->id + " holds advisory lock " + holds +
+                            " and waits for " + wants);
+            took.push_back(p.participant->id + " took " + holds + " before " + wants);
+          } else {
+            std::string holds = Held(q), wants = Held(p);
+            steps.push_back(p.participant->id + " holds " + holds + " and waits for " + wants);
+            took.push_back(p.participant->id + " took " + holds + " before " + wants);
+          }
         }
     }
     if (steps.empty()) return;
-    std::string hint = "Take advisory locks in one order everywhere: sort the keys and lock them "
-                       "one by one in that order (here " + pg_rules::JoinIds(took) + "), or "
-                       "derive one key for the whole resource set.";
+    std::string hint =
+        mixed ? "Take the advisory lock and the row or table locks it guards in one order "
+                "everywhere (here " + pg_rules::JoinIds(took) + "): take the advisory lock "
+                "first, before any statement that locks what it guards, in every transaction "
+                "that uses it; an advisory lock taken after a row lock guards nothing and "
+                "closes cycles."
+              : "Take advisory locks in one order everywhere: sort the keys and lock them "
+                "one by one in that order (here " + pg_rules::JoinIds(took) + "), or "
+                "derive one key for the whole resource set.";
     if (session) hint += " " + std::string(kSessionLevel);
     std::vector<std::string> evidence = pg_rules::CycleEvidence(event);
     for (const ProcessFacts& p : df.processes)
       evidence.push_back(pg_rules::ProcessEvidence(p, *event.deadlock));
     out->push_back(MakeFinding(Join(steps) + (session ? " (session-level locks)" : ""),
                                std::move(hint), std::move(evidence)));
+  }
+
+  // What a process waits for, as the one it blocks must hold it: "advisory
+  // lock 301", "accounts row id = 5 (transaction 750)", "table audit".
+  static std::string Held(const ProcessFacts& p) {
+    const LockTarget& lock = p.wait->lock;
+    if (lock.type == "advisory") return "advisory lock " + AdvisoryKey(lock);
+    if (lock.type == "transactionid" && p.wants && !p.wait_table.empty())
+      return p.wait_table + " row " + p.wants->Text() + " (" + lock.Label() + ")";
+    if (!LockRelation(lock).empty())
+      return "table " + (p.wait_table.empty() ? LockRelation(lock) : p.wait_table);
+    return lock.Label();
   }
 
   void OnWait(const Event& event, const StatementFacts& st, std::vector<Finding>* out) const {

@@ -35,6 +35,7 @@ class LongLockWait : public Rule {
   }
 
   void OnEvent(const Event& event, const EventFacts&, std::vector<Finding>* out) override {
+    if (event.chain) OnTree(event, out);
     if (!event.lock_wait) return;
     const LockWait& w = *event.lock_wait;
     if (!w.waited_ms || *w.waited_ms < max_wait_ms_) return;
@@ -54,6 +55,37 @@ class LongLockWait : public Rule {
     if (!w.statement.empty()) evidence.push_back("statement: " + pg_rules::OneLine(w.statement, 160));
     out->push_back(MakeFinding(std::move(message), Hint(w, root), std::move(evidence)));
     ++fired_;
+  }
+
+  // A blocking tree of a snapshot whose root has held a waiter at least
+  // --max-wait: the root blocker, how long, whom.
+  void OnTree(const Event& event, std::vector<Finding>* out) {
+    const BlockingTree& t = *event.chain;
+    if (t.members.size() < 2) return;
+    const Backend& root = t.members.front().backend;
+    const Backend* longest = nullptr;
+    std::vector<std::string> blocked;
+    for (size_t i = 1; i < t.members.size(); ++i) {
+      const Backend& b = t.members[i].backend;
+      blocked.push_back(b.id);
+      if (b.wait_age_ms && (!longest || *b.wait_age_ms > *longest->wait_age_ms)) longest = &b;
+    }
+    if (!longest || *longest->wait_age_ms < max_wait_ms_) return;
+    std::string message = "root blocker " + root.id + " (" + (root.state.empty() ? "state unknown" : root.state) +
+                          ") holds up " + pg_rules::JoinIds(blocked) + "; " + longest->id +
+                          " has waited " + Ms(*longest->wait_age_ms) + " for " + longest->wait_mode +
+                          " on " + longest->wait_lock.Label();
+    std::vector<std::string> evidence{pg_rules::Lines(event) + ": blocking tree rooted at " + root.id};
+    if (!root.query.empty()) evidence.push_back("root's query: " + pg_rules::OneLine(root.query, 160));
+    for (const WaitEdge& e : t.edges) evidence.push_back(pg_rules::EdgeText(e));
+    std::string hint =
+        "Every process of the tree waits, directly or not, for " + root.id + ", which waits for "
+        "no lock: see what it runs (its query, `state`, `xact_start` in pg_stat_activity) and "
+        "why its transaction stays open. If it must not run that long, end it "
+        "(`SELECT pg_cancel_backend(" + root.id + ")`, or pg_terminate_backend when it is idle "
+        "in transaction); then keep the transactions that lock these rows or tables short, and "
+        "give the waiters a lock_timeout so that they fail fast instead of piling up.";
+    out->push_back(MakeFinding(std::move(message), std::move(hint), std::move(evidence)));
   }
 
   void Finish(const RunFacts&, std::vector<Finding>* out) override {

@@ -66,6 +66,9 @@ struct Report {
   std::vector<Finding> findings;
   /// Deadlocks grouped by signature, largest group first.
   std::vector<DeadlockGroup> groups;
+  /// The causes of the groups (rule and statements), largest first; each
+  /// names its groups by signature (docs/rules.md#causes).
+  std::vector<DeadlockCause> causes;
 };
 
 /// Receives events as the input streams (ndjson), before any sorting.

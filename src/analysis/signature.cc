@@ -92,6 +92,30 @@ DeadlockSignature SignDeadlock(const Deadlock& deadlock, const DeadlockFacts& fa
     members.push_back(std::move(m));
     keys.push_back(std::move(key));
   }
+  // An incomplete report may name no process, or processes without their
+  // statements: the victim's STATEMENT and the row its CONTEXT names tell
+  // unrelated ones apart (else every such deadlock would be one signature).
+  std::string victim_key;
+  if (!deadlock.complete) {
+    const std::string shape = deadlock.statement.empty() ? "" : StatementShape(deadlock.statement, false);
+    std::string where;
+    for (const ContextFrame& f : deadlock.context)
+      if (f.kind == ContextFrame::Kind::kRowWait) {
+        where = f.action + " " + f.relation;
+        break;
+      }
+    victim_key = shape + " | " + where;
+    bool named = false;
+    for (const SignatureMember& m : members) named = named || (!m.shape.empty() && m.shape != "sql:");
+    if (!named && !shape.empty()) {
+      SignatureMember m;
+      m.shape = shape;
+      m.wait = "?";
+      m.statement = NormalizeSql(deadlock.statement);
+      members.push_back(std::move(m));
+      keys.push_back(victim_key);
+    }
+  }
   DeadlockSignature sig;
   const size_t n = members.size();
   const size_t start = n ? SmallestRotation(keys) : 0;
@@ -106,6 +130,7 @@ DeadlockSignature SignDeadlock(const Deadlock& deadlock, const DeadlockFacts& fa
     canonical += "\nalso " + key;
     sig.members.push_back(std::move(m));
   }
+  if (!victim_key.empty()) canonical += "\nvictim " + victim_key;
   sig.id = Fnv1a64Hex(canonical);
   return sig;
 }

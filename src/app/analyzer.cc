@@ -256,7 +256,7 @@ Report& Analyzer::Finish() {
   report_.events = std::move(sorted);
   std::vector<RunFacts::Input> inputs;
   for (const InputInfo& in : report_.inputs) inputs.push_back({in.file, in.format, in.detected});
-  rules_.Finish(std::move(inputs), &report_.findings, &report_.groups);
+  rules_.Finish(std::move(inputs), &report_.findings, &report_.groups, &report_.causes);
   if (options_.redact)
     for (Finding& f : report_.findings) RedactRunFinding(&f);
   return report_;

@@ -31,12 +31,27 @@ json GroupsToJson(const std::vector<DeadlockGroup>& groups) {
     for (const SignatureMember& m : g.members)
       members.push_back({{"statement", m.statement}, {"shape", m.shape}, {"waits_for", m.wait}});
     arr.push_back({{"signature", g.signature},
+                   {"cause", g.cause},
                    {"count", g.count},
                    {"first_seen", Seen(g.first_time, g.first_source)},
                    {"last_seen", Seen(g.last_time, g.last_source)},
                    {"rules", g.rules},
                    {"processes", std::move(members)}});
   }
+  return arr;
+}
+
+json CausesToJson(const std::vector<DeadlockCause>& causes) {
+  json arr = json::array();
+  for (const DeadlockCause& c : causes)
+    arr.push_back({{"cause", c.id},
+                   {"rule", c.rule},
+                   {"count", c.count},
+                   {"first_seen", Seen(c.first_time, c.first_source)},
+                   {"last_seen", Seen(c.last_time, c.last_source)},
+                   {"statements", c.statements},
+                   {"signatures", c.signatures},
+                   {"rules", c.rules}});
   return arr;
 }
 

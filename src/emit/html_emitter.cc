@@ -7,6 +7,7 @@
 // Deterministic: no generation time, groups and rows in a stable order.
 #include <map>
 
+#include "emit/cause_text.h"
 #include "emit/emitter.h"
 #include "emit/html_escape.h"
 #include "emit/html_group.h"
@@ -94,8 +95,8 @@ class HtmlEmitter : public Emitter {
         << kStyle << "</style>\n</head>\n<body>\n<h1>lockgraph report</h1>\n";
   }
 
-  // Every group in report order (largest first), with its deadlocks in log
-  // order, numbered as in the text output.
+  // The causes, then every group cause by cause (largest first inside),
+  // with its deadlocks in log order, numbered as in the text output.
   static void WriteGroups(const Report& report, std::ostream& out) {
     std::map<std::string, std::vector<GroupOccurrence>> occurrences;
     int no = 0;
@@ -109,9 +110,12 @@ class HtmlEmitter : public Emitter {
           << report.groups.size() << (report.groups.size() == 1 ? " group" : " groups")
           << " of deadlocks with the same signature, largest first; the graphs of the first "
           << kGroupsDrawn << " are drawn.</p>\n";
+    // Causes first, then their groups cause by cause.
+    const std::vector<DeadlockGroup> groups = GroupsByCause(report);
+    WriteCausesHtml(report.causes, groups, out);
     SvgRenderer svg;
     int group_no = 0;
-    for (const DeadlockGroup& g : report.groups) {
+    for (const DeadlockGroup& g : groups) {
       ++group_no;
       auto it = occurrences.find(g.signature);
       static const std::vector<GroupOccurrence> kNone;

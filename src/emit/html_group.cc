@@ -2,6 +2,8 @@
 // counted, so a group of 10,000 deadlocks stays a few kilobytes.
 #include "emit/html_group.h"
 
+#include <map>
+
 #include "emit/deadlock_text.h"
 #include "emit/dot_events.h"
 #include "emit/html_escape.h"
@@ -121,6 +123,35 @@ void WriteGroupHtml(const DeadlockGroup& g, int group_no,
   }
   WriteOccurrences(occurrences, out);
   out << "</div>\n</details>\n";
+}
+
+void WriteCausesHtml(const std::vector<DeadlockCause>& causes,
+                     const std::vector<DeadlockGroup>& groups, std::ostream& out) {
+  if (causes.empty()) return;
+  std::map<std::string, std::pair<int, uint64_t>> group_no;  // signature -> number, count
+  for (size_t i = 0; i < groups.size(); ++i)
+    group_no[groups[i].signature] = {int(i + 1), groups[i].count};
+  out << "<h3>Causes</h3>\n<p class=\"muted\">" << Plural(causes.size(), "cause", "causes")
+      << ": the rule and the statements, whatever the length or order of the cycle; each "
+         "shape is a group below.</p>\n<table class=\"causes\">\n<tr><th>deadlocks</th><th>rule"
+         "</th><th>statements</th><th>shapes</th></tr>\n";
+  for (const DeadlockCause& c : causes) {
+    out << "<tr id=\"" << HtmlId("cause", c.id) << "\"><td>" << c.count << "</td><td>"
+        << (c.rule.empty() ? std::string("none") : RuleLink(c.rule)) << "</td><td>";
+    for (const std::string& st : c.statements)
+      out << "<code>" << HtmlText(st.empty() ? "(not in the log)" : st) << "</code><br>";
+    out << "</td><td>";
+    for (size_t i = 0; i < c.signatures.size(); ++i) {
+      auto it = group_no.find(c.signatures[i]);
+      out << (i ? ", " : "") << "<a href=\"#" << HtmlId("group", c.signatures[i]) << "\">"
+          << (it == group_no.end() ? HtmlText(c.signatures[i])
+                                   : "group " + std::to_string(it->second.first) + " (" +
+                                         std::to_string(it->second.second) + "&times;)")
+          << "</a>";
+    }
+    out << "</td></tr>\n";
+  }
+  out << "</table>\n";
 }
 
 }  // namespace lockgraph

@@ -26,6 +26,12 @@ void WriteGroupHtml(const DeadlockGroup& group, int group_no,
                     const std::vector<GroupOccurrence>& occurrences, SvgRenderer* svg,
                     std::ostream& out);
 
+/// The causes (rule and statements) as a table, each linking to its groups
+/// (numbered as in `groups`, the order they are written in). Nothing when
+/// there are no causes.
+void WriteCausesHtml(const std::vector<DeadlockCause>& causes,
+                     const std::vector<DeadlockGroup>& groups, std::ostream& out);
+
 /// "Group 3: 12 deadlocks of 2 processes" style one-line title, escaped.
 std::string GroupTitle(const DeadlockGroup& group, int group_no);
 

@@ -59,6 +59,7 @@ class JsonEmitter : public Emitter {
     }
     if (!report.diagnostics.empty())
       out << ",\n  \"diagnostics\": " << DumpJsonAt(DiagnosticsToJson(report.diagnostics), 2);
+    out << ",\n  \"causes\": " << DumpJsonAt(CausesToJson(report.causes), 2);
     out << ",\n  \"groups\": " << DumpJsonAt(GroupsToJson(report.groups), 2);
     out << ",\n  \"findings\": " << DumpJsonAt(FindingsToJson(report.findings), 2);
     if (check_) out << ",\n  \"check\": " << DumpJsonAt(CheckToJson(*check_, report), 2);

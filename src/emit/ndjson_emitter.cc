@@ -23,6 +23,7 @@ class NdjsonEmitter : public Emitter {
     nlohmann::ordered_json j = {{"type", "summary"}};
     nlohmann::ordered_json summary = SummaryToJson(report.summary);
     for (auto& [key, value] : summary.items()) j[key] = value;
+    j["causes"] = CausesToJson(report.causes);
     j["groups"] = GroupsToJson(report.groups);
     j["findings"] = FindingsToJson(report.findings);
     if (check_) j["check"] = CheckToJson(*check_, report);

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "emit/cause_text.h"
 #include "emit/check_report.h"
 #include "emit/deadlock_text.h"
 #include "emit/emitter.h"
@@ -67,7 +68,8 @@ class TextEmitter : public Emitter {
     // that collect them, already in log order): never both.
     if (!streamed_)
       for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], 0, i);
-    WriteDeadlockGroups(report.groups, out);
+    WriteCausesText(report, options_.color, out);
+    WriteDeadlockGroups(GroupsByCause(report), out);
     WriteBody(out);
     if (!report.findings.empty()) {
       WriteFindingsText(report.findings, "", "findings about the whole run", options_.color, out);

@@ -75,7 +75,8 @@ void WriteFindingsText(const std::vector<Finding>& findings, const std::string& 
 
 void WriteGroupHeader(const DeadlockGroup& g, int group_no, bool color, std::ostream& out) {
   out << Paint(color, "1;35", "deadlock group " + std::to_string(group_no)) << ": " << g.count
-      << " deadlocks of one shape, signature " << g.signature << '\n';
+      << " deadlocks of one shape, signature " << g.signature
+      << (g.cause.empty() ? "" : ", cause " + g.cause) << '\n';
   out << "  first " << PrintableText(g.first_time) << " (" << Where(g.first_source) << "), last "
       << PrintableText(g.last_time) << " (" << Where(g.last_source) << ")\n";
   std::string rules;

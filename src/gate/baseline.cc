@@ -97,7 +97,13 @@ Baseline MakeBaseline(const Report& report, double min_wait_ms) {
     waits.emplace(WaitKey(ev), WaitDescription(ev));
   }
   for (const Finding& f : report.findings) findings.emplace(FindingKey(f), f.rule_name);
-  return Baseline{Sorted(deadlocks), Sorted(waits), Sorted(findings)};
+  std::map<std::string, std::string> causes;
+  for (const DeadlockCause& c : report.causes) {
+    std::string what = c.rule.empty() ? "no rule" : c.rule;
+    for (const std::string& s : c.statements) what += " | " + s;
+    causes.emplace(c.id, what);
+  }
+  return Baseline{Sorted(deadlocks), Sorted(waits), Sorted(findings), Sorted(causes)};
 }
 
 std::string BaselineToJson(const Baseline& b) {
@@ -106,6 +112,7 @@ std::string BaselineToJson(const Baseline& b) {
   doc["deadlocks"] = EntriesToJson(b.deadlocks, "signature");
   doc["lock_waits"] = EntriesToJson(b.lock_waits, "key");
   doc["findings"] = EntriesToJson(b.findings, "key");
+  doc["causes"] = EntriesToJson(b.causes, "cause");
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
@@ -121,12 +128,15 @@ bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* erro
   std::string why;
   if (doc.is_discarded() || !doc.is_object()) {
     why = "not a JSON object";
-  } else if (!doc.contains("lockgraph_baseline") || doc["lockgraph_baseline"] != kBaselineVersion) {
-    why = "not a lockgraph baseline of version " + std::to_string(kBaselineVersion) +
+  } else if (!doc.contains("lockgraph_baseline") ||
+             (doc["lockgraph_baseline"] != 1 && doc["lockgraph_baseline"] != kBaselineVersion)) {
+    why = "not a lockgraph baseline of version 1 or " + std::to_string(kBaselineVersion) +
           " (\"lockgraph_baseline\": " + std::to_string(kBaselineVersion) + ")";
   } else if (EntriesFromJson(doc, "deadlocks", "signature", &baseline->deadlocks, &why) &&
              EntriesFromJson(doc, "lock_waits", "key", &baseline->lock_waits, &why) &&
-             EntriesFromJson(doc, "findings", "key", &baseline->findings, &why)) {
+             EntriesFromJson(doc, "findings", "key", &baseline->findings, &why) &&
+             (doc["lockgraph_baseline"] == 1 ||
+              EntriesFromJson(doc, "causes", "cause", &baseline->causes, &why))) {
     return true;
   }
   *error = path + ": " + why;

@@ -11,7 +11,8 @@
 
 namespace lockgraph {
 
-inline constexpr int kBaselineVersion = 1;
+/// 2 adds `causes` (issue 16); files of version 1 are still read (no causes).
+inline constexpr int kBaselineVersion = 2;
 
 struct Baseline {
   struct Entry {
@@ -21,6 +22,9 @@ struct Baseline {
   std::vector<Entry> deadlocks;   // sorted by key
   std::vector<Entry> lock_waits;  // sorted by key
   std::vector<Entry> findings;    // run-level findings, sorted by key
+  /// Deadlock causes (rule and statements), sorted by key: for the reviewer,
+  /// who accepts shapes by signature above. Empty in a version 1 file.
+  std::vector<Entry> causes;
 
   bool HasDeadlock(const std::string& key) const;
   bool HasLockWait(const std::string& key) const;
@@ -43,12 +47,13 @@ std::string FindingKey(const Finding& finding);
 /// run-level findings.
 Baseline MakeBaseline(const Report& report, double min_wait_ms);
 
-/// The file: {"lockgraph_baseline": 1, "deadlocks": [...], "lock_waits":
-/// [...], "findings": [...]}, two-space indent, one entry per key.
+/// The file: {"lockgraph_baseline": 2, "deadlocks": [...], "lock_waits":
+/// [...], "findings": [...], "causes": [...]}, two-space indent, one entry
+/// per key.
 std::string BaselineToJson(const Baseline& baseline);
 
 /// Reads a baseline file; false and *error (naming the file) when it cannot
-/// be read, is not JSON, or has another version.
+/// be read, is not JSON, or has a version other than 1 or 2.
 bool LoadBaseline(const std::string& path, Baseline* baseline, std::string* error);
 
 }  // namespace lockgraph

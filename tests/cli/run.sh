@@ -96,9 +96,9 @@ check "check: an unknown --fail-on rule is a usage error (exit 2)" bash -c \
   "'$BIN' check --fail-on PG999 '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'PG999' '$WORK/err'"
 check "check: a missing baseline is an input error (exit 2)" bash -c \
   "'$BIN' check --baseline '$WORK/none.json' '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'none.json: cannot read the baseline' '$WORK/err'"
-echo '{"lockgraph_baseline": 2}' >"$WORK/v2.json"
+echo '{"lockgraph_baseline": 3}' >"$WORK/v3.json"
 check "check: a baseline of another version is refused (exit 2)" bash -c \
-  "'$BIN' check --baseline '$WORK/v2.json' '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'not a lockgraph baseline of version 1' '$WORK/err'"
+  "'$BIN' check --baseline '$WORK/v3.json' '$SAMPLE' 2>'$WORK/err' >/dev/null; test \$? -eq 2 && grep -q 'not a lockgraph baseline of version 1 or 2' '$WORK/err'"
 check "baseline: stdin to stdout, then check passes with it" bash -c \
   "'$BIN' baseline < '$SAMPLE' > '$WORK/b.json' 2>/dev/null && '$BIN' check --baseline '$WORK/b.json' '$SAMPLE' >/dev/null 2>&1"
 check "baseline: an unreadable input writes nothing (exit 2)" bash -c \

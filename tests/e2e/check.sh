@@ -133,10 +133,11 @@ out(rc("check_failon") == 1 and err.strip() == "lockgraph check: FAIL: PG001 fou
 base = json.load(open(f"{work}/baseline.json"))
 keys = [d["signature"] for d in base["deadlocks"]]
 wkeys = [w["key"] for w in base["lock_waits"]]
-out(rc("baseline") == 0 and base["lockgraph_baseline"] == 1 and keys == [pair]
+out(rc("baseline") == 0 and base["lockgraph_baseline"] == 2 and keys == [pair]
     and base["deadlocks"][0]["what"] == "update accounts set owner = ? where id = ? | update accounts set owner = ? where id = ?"
-    and len(wkeys) >= 1 and wkeys == sorted(wkeys) and list(base) == ["lockgraph_baseline", "deadlocks", "lock_waits", "findings"],
-    "baseline writes the pair's signature and the wait keys, sorted, version 1", json.dumps(base)[:300])
+    and len(wkeys) >= 1 and wkeys == sorted(wkeys) and list(base) == ["lockgraph_baseline", "deadlocks", "lock_waits", "findings", "causes"]
+    and [c["what"] for c in base["causes"]] == ["PG001 | update accounts set owner = ? where id = ?"],
+    "baseline writes the pair's signature, the wait keys (sorted) and the cause, version 2", json.dumps(base)[:300])
 err = read("check_base1", "err")
 out(rc("check_base1") == 0 and err.startswith("lockgraph check: ok: 0 new deadlocks (limit 0), 1 in the baseline, 1 lock wait longer than 1s (all in the baseline)"),
     "check --baseline passes on the log the baseline came from", err.strip())

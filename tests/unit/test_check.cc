@@ -86,9 +86,10 @@ TEST_CASE("baseline: the file is sorted JSON with a version", "[check]") {
   Baseline b;
   b.deadlocks = {{"0a", "update t set a = ? | update t set a = ?"}, {"0b", "x"}};
   b.lock_waits = {{"1c", "ShareLock on transactionid: update t set a = ?"}};
+  b.causes = {{"2d", "PG001 | update t set a = ?"}};
   CHECK(BaselineToJson(b) ==
         "{\n"
-        "  \"lockgraph_baseline\": 1,\n"
+        "  \"lockgraph_baseline\": 2,\n"
         "  \"deadlocks\": [\n"
         "    {\n      \"signature\": \"0a\",\n"
         "      \"what\": \"update t set a = ? | update t set a = ?\"\n    },\n"
@@ -98,10 +99,27 @@ TEST_CASE("baseline: the file is sorted JSON with a version", "[check]") {
         "    {\n      \"key\": \"1c\",\n"
         "      \"what\": \"ShareLock on transactionid: update t set a = ?\"\n    }\n"
         "  ],\n"
-        "  \"findings\": []\n"
+        "  \"findings\": [],\n"
+        "  \"causes\": [\n"
+        "    {\n      \"cause\": \"2d\",\n"
+        "      \"what\": \"PG001 | update t set a = ?\"\n    }\n"
+        "  ]\n"
         "}\n");
   Baseline loaded;
   std::string error;
+  // Version 2 reads back whole; version 1 (no causes) is still read.
+  REQUIRE(LoadBaseline(TempFile("lockgraph-v2-baseline.json", BaselineToJson(b)), &loaded, &error));
+  CHECK(loaded.causes.size() == 1);
+  CHECK(loaded.deadlocks.size() == 2);
+  Baseline v1;
+  REQUIRE(LoadBaseline(TempFile("lockgraph-v1-baseline.json",
+                                "{\"lockgraph_baseline\": 1, \"deadlocks\": [{\"signature\": \"0a\"}]}"),
+                       &v1, &error));
+  CHECK(v1.HasDeadlock("0a"));
+  CHECK(v1.causes.empty());
+  CHECK(!LoadBaseline(TempFile("lockgraph-bad-baseline.json", "{\"lockgraph_baseline\": 3}"), &loaded,
+                      &error));
+  CHECK(error.find("not a lockgraph baseline of version 1 or 2") != std::string::npos);
   CHECK(!LoadBaseline(TempFile("lockgraph-bad-baseline.json", "[1,2]"), &loaded, &error));
   CHECK(error.find("not a JSON object") != std::string::npos);
   CHECK(!LoadBaseline(TempFile("lockgraph-bad-baseline.json", "{\"lockgraph_baseline\": 1, "

@@ -77,7 +77,7 @@ TEST_CASE("MS002 fires on the multi-victim table lock conversion", "[rules][MS00
   auto f = DeadlockFindings(AnalyzeText(SampleText(kMultiVictim)), "MS002");
   REQUIRE(f.size() == 1);
   CHECK(f[0].message ==
-        "process3749e50c8 and process3749e4558 each hold S on objectlock on tempdb.dbo.junk "
+        "process3749e50c8 and process37797c928 each hold S on objectlock on tempdb.dbo.junk "
         "(OBJECT: 2:264388011:0) and wait to convert it to IX; none can while the others keep S "
         "(10 processes of the report convert on it)");
   CHECK(Has(f[0].hint, "`UPDATE dbo.junk set i = @1` at adhoc line 6"));
