@@ -12,7 +12,7 @@ if [ "${LOCKGRAPH_QUICK:-0}" != 1 ]; then
   BUILD_DIR=build-asan BUILD_TYPE=Debug CMAKE_ARGS=-DLOCKGRAPH_SANITIZE=ON bash scripts/build.sh
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
      ctest --output-on-failure)
-  tests/fuzz/run.sh "${FUZZ_SECONDS:-20}"  # each target; 9 targets
+  tests/fuzz/run.sh "${FUZZ_SECONDS:-20}"  # each target (tests/fuzz/fuzz_*.cc)
 fi
 bash scripts/build.sh
 cd "${BUILD_DIR:-build}"

@@ -5,6 +5,7 @@
 
 #include "emit/text_findings.h"
 #include "emit/text_safety.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
@@ -13,10 +14,6 @@ std::string Where(const SourceSpan& s) {
   std::string w = s.file + ":" + std::to_string(s.first_line);
   if (s.last_line > s.first_line) w += "-" + std::to_string(s.last_line);
   return PrintableText(w);
-}
-
-std::string Plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 }  // namespace

@@ -8,15 +8,12 @@
 #include "emit/dot_events.h"
 #include "emit/html_escape.h"
 #include "emit/html_findings.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
 
 constexpr size_t kOccurrencesListed = 20;
-
-std::string Plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 void WriteGraph(const Event& ev, int deadlock_no, int group_no,
                 SvgRenderer* svg, std::ostream& out) {
