@@ -14,25 +14,18 @@
 # Needs: mariadb-server, mariadb-client, python3.
 set -uo pipefail
 
-BIN=${1:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-if [ -n "$BIN" ] && [ "${BIN#/}" = "$BIN" ]; then BIN="$PWD/$BIN"; fi
-WORK=$(mktemp -d /tmp/lockgraph-e2e-mysql.XXXXXX) || exit 2
-trap 'rm -rf "$WORK"' EXIT
-
-fail_all() { echo "FAIL  e2e mysql - $1"; echo "0 passed, 1 failed"; exit 1; }
-[ -x "$BIN" ] || fail_all "lockgraph binary not found: '$BIN'"
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+e2e_begin e2e-mysql "${1:-}"
 command -v mariadbd >/dev/null || command -v /usr/sbin/mariadbd >/dev/null ||
-  fail_all "mariadb-server is not installed (scripts/setup.sh)"
+  e2e_fail_all "mariadb-server is not installed (scripts/setup.sh)"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$ROOT/scripts/make-mysql-samples.sh" "$WORK" "$PORT" >"$WORK/make.log" 2>&1 ||
-  { cat "$WORK/make.log"; fail_all "make-mysql-samples.sh failed"; }
+  { cat "$WORK/make.log"; e2e_fail_all "make-mysql-samples.sh failed"; }
 
-passed=0 failed=0
-check() {  # NAME RESULT: RESULT is "ok" or what went wrong
-  if [ "$2" = ok ]; then echo "ok    $1"; passed=$((passed + 1));
-  else echo "FAIL  $1: $2"; failed=$((failed + 1)); fi
+verdict() {  # verdict NAME RESULT: RESULT is "ok" or what went wrong
+  if [ "$2" = ok ]; then check pass "$1"; else check fail "$1" "$2"; fi
 }
 
 cat >"$WORK/error_log.py" <<'PY'
@@ -65,12 +58,11 @@ print("ok" if ok else f"{len(events)} deadlocks: {json.dumps(events)[:300]}")
 PY
 
 "$BIN" analyze --format json "$WORK/mariadb-10.11-error.log" >"$WORK/error.json" 2>"$WORK/error.err"
-check "error log: one deadlock per Innodb_deadlocks, rules per scenario" \
+verdict "error log: one deadlock per Innodb_deadlocks, rules per scenario" \
   "$(python3 "$WORK/error_log.py" "$WORK/error.json" "$WORK/mariadb-scenarios.tsv" 2>&1)"
 for status in "$WORK"/mariadb-*.status*.txt; do
   "$BIN" analyze --format json "$status" >"$WORK/status.json" 2>/dev/null
-  check "status: $(basename "$status")" "$(python3 "$WORK/status.py" "$WORK/status.json" 2>&1)"
+  verdict "status: $(basename "$status")" "$(python3 "$WORK/status.py" "$WORK/status.json" 2>&1)"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
