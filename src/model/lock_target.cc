@@ -74,9 +74,11 @@ std::string LockTarget::Label() const {
   if (type == "page") return "page " + std::string(Field("page")) + " of " + rel;
   if (type == "extend") return "extension of " + rel;
   if (type == "virtualxid") return "virtual transaction " + std::string(Field("virtualxid"));
-  if (type == "advisory")
-    return "advisory lock [" + std::string(Field("classid")) + "," +
+  if (type == "advisory") {  // as the log writes it: [database,key1,key2,kind]
+    std::string db(Field("database"));
+    return "advisory lock [" + (db.empty() ? "" : db + ",") + std::string(Field("classid")) + "," +
            std::string(Field("objid")) + "," + std::string(Field("objsubid")) + "]";
+  }
   if (IsSqlServerResource(type)) return SqlServerLabel(*this);
   if ((type == "record" || type == "table") && !Field("table").empty()) return InnodbLabel(*this);
   if (!text.empty()) return text;

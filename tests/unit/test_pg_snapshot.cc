@@ -144,8 +144,8 @@ TEST_CASE("derived: two waiters in a cycle over two locks, no root", "[snapshot]
   CHECK(Shapes(r) == "cycle 100 -> 200 -> 100");
   const WaitCycle& c = *r.events.at(1).cycle;
   CHECK(EdgesString(c.edges) ==
-        "100 -ExclusiveLock on advisory lock [0,2,1]-> 200 hard derived; "
-        "200 -ExclusiveLock on advisory lock [0,1,1]-> 100 hard derived");
+        "100 -ExclusiveLock on advisory lock [5,0,2,1]-> 200 hard derived; "
+        "200 -ExclusiveLock on advisory lock [5,0,1,1]-> 100 hard derived");
   CHECK(c.waiting_behind == std::vector<std::string>{"300"});
 }
 
@@ -197,9 +197,9 @@ TEST_CASE("real snapshots: trees, cycle and edges, the same from csv, json and p
                  const std::string& b, const char* basis) {
       return w + " -" + m + " on " + l + "-> " + b + " " + basis + tail;
     };
-    return e(p["advisory_cycle.F"], "ExclusiveLock", "advisory lock [0,102,1]",
+    return e(p["advisory_cycle.F"], "ExclusiveLock", "advisory lock [" + db + ",0,102,1]",
              p["advisory_cycle.G"], "hard") + "; " +
-           e(p["advisory_cycle.G"], "ExclusiveLock", "advisory lock [0,101,1]",
+           e(p["advisory_cycle.G"], "ExclusiveLock", "advisory lock [" + db + ",0,101,1]",
              p["advisory_cycle.F"], "hard") + "; " +
            e(p["chain.B"], "ShareLock", "transaction " + p["chain.A.xid"], p["chain.A"], "hard") +
            "; " +
