@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "emit/text_findings.h"
 #include "emit/text_safety.h"
 #include "text/plural.h"
 
@@ -137,6 +138,7 @@ void SnapshotText::WriteChain(const Event& ev, std::ostream& out) {
     out << indent << WaitLine(w, t.edges) << '\n';
     if (!w.query.empty()) out << indent << "  query: " << IndentedText(w.query, indent + "    ") << '\n';
   }
+  WriteFindingsText(ev.findings, "  ", "findings", color_, out);
   out << '\n';
 }
 
@@ -167,6 +169,7 @@ void SnapshotText::WriteCycle(const Event& ev, std::ostream& out) {
   };
   if (!c.also_deadlocked.empty()) out << "  also in the knot: " << list(c.also_deadlocked) << '\n';
   if (!c.waiting_behind.empty()) out << "  waiting behind it: " << list(c.waiting_behind) << '\n';
+  WriteFindingsText(ev.findings, "  ", "findings", color_, out);
   out << '\n';
 }
 

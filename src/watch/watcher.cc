@@ -11,6 +11,7 @@
 #include "emit/emitter.h"
 #include "emit/event_json.h"
 #include "emit/snapshot_text.h"
+#include "rules/rule_engine.h"
 #include "watch/wait_tracker.h"
 
 namespace lockgraph {
@@ -99,6 +100,11 @@ class Watcher {
     s.failed = false;
     s.backoff_ms = 0;
     s.analysis = AnalyzePgSnapshot(res.snapshot);
+    // The snapshot rules (an unbroken cycle, an idle-in-transaction root,
+    // a DDL queue, a long wait) on this poll's events: one engine a poll,
+    // so that nothing accumulates over a watch of days.
+    RuleEngine rules(RuleSelection{});
+    for (Event& ev : s.analysis.events) rules.OnEvent(&ev);
     std::vector<Event> changes = s.tracker.Update(s.analysis.backends, s.analysis.edges, s.analysis.events);
     if (options_.redact) {  // after the tracker: it keys waits by the real queries
       for (Event& ev : s.analysis.events) RedactEvent(&ev);

@@ -183,6 +183,22 @@ PY
   else
     check fail "all: watch --once --format dot" "$n clusters"
   fi
+  # The snapshot rules run on every poll: PG013 on the cycle, PG014 on the idle root.
+  "$BIN" watch --once --format json "$DSN" >"$d/rules.json" 2>/dev/null
+  out=$(python3 - "$d/rules.json" "${LG_PIDS[idle_blocker.D]}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+idle = int(sys.argv[2])
+ids = lambda e: [f["id"] for f in e.get("findings", [])]
+cycles = [ids(e) for e in d["events"] if e["type"] == "cycle"]
+roots = {e["root_blocker"]: ids(e) for e in d["events"] if e["type"] == "chain"}
+ok = cycles and all("PG013" in c for c in cycles) and "PG014" in roots.get(idle, []) and \
+    all("PG014" not in r for k, r in roots.items() if k != idle)
+print("ok" if ok else f"cycles {cycles}, chains {roots}")
+PY
+)
+  [ "$out" = ok ] && check pass "all: the snapshot rules on watch (PG013 cycle, PG014 idle root)" ||
+    check fail "all: the snapshot rules on watch (PG013 cycle, PG014 idle root)" "$out"
   # Several servers from one process: the same server under two DSNs.
   "$BIN" watch --once --format json "$DSN" "postgresql://postgres@127.0.0.1:$PORT/postgres" \
     >"$d/two.json" 2>"$d/two.err"
