@@ -20,6 +20,9 @@ namespace lockgraph {
 struct ParseOptions {
   std::string log_line_prefix;  // --prefix; empty: detect
   bool has_prefix = false;      // true when --prefix was given (may be "")
+  /// --show-records: keep the InnoDB record dumps (row data, customers' data
+  /// included) in each MySQL lock's `text`; never without it.
+  bool show_records = false;
 };
 
 /// Counts every input line falls into; nothing is dropped silently.

@@ -91,7 +91,8 @@ std::vector<std::string> SplitEscapedInnodbText(std::string_view line) {
   return pieces;
 }
 
-InnodbReader::InnodbReader(std::string file, ParseSink& sink) : file_(std::move(file)), sink_(sink) {}
+InnodbReader::InnodbReader(std::string file, ParseSink& sink, bool show_records)
+    : file_(std::move(file)), sink_(sink), show_records_(show_records) {}
 
 void InnodbReader::Unparsed(uint64_t line_no, std::string_view line) {
   ++counts_.unparsed;
@@ -299,7 +300,7 @@ void InnodbReader::Open(std::string form, std::string time, uint64_t line_no) {
   r.form = std::move(form);
   r.time = std::move(time);
   r.first_line = r.last_line = line_no;
-  section_ = std::make_unique<InnodbSection>(std::move(r));
+  section_ = std::make_unique<InnodbSection>(std::move(r), show_records_);
 }
 
 void InnodbReader::Close(bool ended) {

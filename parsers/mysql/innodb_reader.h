@@ -41,7 +41,8 @@ std::optional<MysqlErrorlogEntry> ReadMysqlErrorlogLine(std::string_view line);
 
 class InnodbReader final : public LineParser {
  public:
-  InnodbReader(std::string file, ParseSink& sink);
+  /// `show_records`: keep record dumps (--show-records).
+  InnodbReader(std::string file, ParseSink& sink, bool show_records = false);
   void ParseLine(std::string_view line, uint64_t line_no) override;
   void Finish() override;
   const LineCounts& counts() const override { return counts_; }
@@ -69,6 +70,7 @@ class InnodbReader final : public LineParser {
   ParseSink& sink_;
   LineCounts counts_;
   std::unique_ptr<InnodbSection> section_;
+  bool show_records_ = false;
   bool status_ = false;        // inside SHOW ENGINE INNODB STATUS output
   bool title_dash_ = false;
   bool json_sink_ = false;     // a JSON error-log line was seen    // the dash line under LATEST DETECTED DEADLOCK is next

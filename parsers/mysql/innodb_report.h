@@ -21,6 +21,9 @@ struct InnodbLock {
   InnodbLockLine line;
   std::vector<int64_t> heaps;
   uint64_t line_no = 0;
+  /// The record lines under it (heap lines and dump fields), only with
+  /// --show-records: row data.
+  std::vector<std::string> records;
 };
 
 /// One `*** (n) TRANSACTION:` block and the lock sections that follow it.

@@ -21,6 +21,7 @@ LockField Text(const char* name, const std::string& v) { return {name, v, false}
 LockTarget Target(const InnodbLock& l) {
   LockTarget t;
   t.text = l.line.text;
+  for (const std::string& r : l.records) t.text += "\n" + r;  // --show-records
   if (!l.line.record) {
     t.type = "table";
     t.fields = {Text("database", l.line.database), Text("table", l.line.table)};

@@ -82,12 +82,14 @@ InnodbSection::Outcome InnodbSection::AddLockLine(std::string_view text, uint64_
     return Outcome::kTaken;
   }
   if (locks.empty()) return Outcome::kNotUnderstood;
+  if (show_records_) locks.back().records.emplace_back(text);  // asked for: kept as printed
   if (auto heap = ReadInnodbRecordHeap(text)) {
     locks.back().heaps.push_back(*heap);
     return Outcome::kTaken;
   }
   // A field of a record dump (` 0: len 4; hex 80000001; asc     ;;`), or a
-  // piece of one cut by a newline byte in the row: row data, never kept.
+  // piece of one cut by a newline byte in the row: row data, kept only
+  // with --show-records.
   return Outcome::kTaken;
 }
 

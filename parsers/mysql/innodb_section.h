@@ -19,7 +19,9 @@ class InnodbSection {
     kNotUnderstood,  // inside the report, but not a line InnoDB prints there
   };
 
-  explicit InnodbSection(InnodbReport report) : report_(std::move(report)) {}
+  /// `show_records`: keep the record lines under each lock line (--show-records).
+  explicit InnodbSection(InnodbReport report, bool show_records = false)
+      : report_(std::move(report)), show_records_(show_records) {}
 
   /// `text` is one line of the report, framing removed, '\r' removed.
   Outcome Add(std::string_view text, uint64_t line_no);
@@ -35,6 +37,7 @@ class InnodbSection {
   std::vector<InnodbLock>& Locks();
 
   InnodbReport report_;
+  bool show_records_ = false;
   bool started_ = false;
   Part part_ = Part::kNone;
   size_t trx_ = 0;                       // index of the open part's transaction

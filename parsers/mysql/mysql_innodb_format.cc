@@ -60,9 +60,9 @@ class MysqlInnodbFormat : public InputFormat {
     return result;
   }
 
-  std::unique_ptr<LineParser> CreateParser(const std::string& file, const ParseOptions&,
+  std::unique_ptr<LineParser> CreateParser(const std::string& file, const ParseOptions& options,
                                            const std::string&, ParseSink& sink) const override {
-    return std::make_unique<InnodbReader>(file, sink);
+    return std::make_unique<InnodbReader>(file, sink, options.show_records);
   }
 };
 

@@ -38,6 +38,9 @@ void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
       "--redact,!--no-redact", args->redact,
       "Replace literals in queries (strings, numbers, arrays) by ? in every output; "
       "default: on for sarif and junit, off otherwise");
+  cmd->add_flag("--show-records", args->show_records,
+                "MySQL/MariaDB: keep the row data of InnoDB record dumps in each lock's text "
+                "(customers' data: never shown without this flag, nor with --redact)");
   cmd->add_option("--threads", args->threads,
                   "1: parse and analyse on one thread; 2: parse on one, run rules and render "
                   "events on another (default: 2 when the machine has 2 cores or more)")
@@ -52,6 +55,7 @@ AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) 
   options.rules = args.rules;
   const bool given = args.redact_opt && args.redact_opt->count() > 0;
   options.redact = given ? args.redact : (emitter && emitter->RedactsByDefault());
+  options.parse.show_records = args.show_records && !options.redact;
   options.threads = args.threads ? args.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
   return options;
 }

@@ -40,10 +40,11 @@ struct ReadArgs {
   bool redact = false;
   const CLI::Option* redact_opt = nullptr;  // --redact or --no-redact given
   unsigned threads = 0;                     // --threads; 0: 2 when there are 2 cores
+  bool show_records = false;                // --show-records (MySQL record dumps)
 };
 
 /// Adds FILE..., -i, -p, --rules, --disable, --max-wait, --redact/--no-redact,
-/// --threads.
+/// --threads, --show-records.
 void AddReadOptions(CLI::App* cmd, ReadArgs* args);
 
 /// The analyzer's options from `args`; redaction as asked, else the

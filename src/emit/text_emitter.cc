@@ -224,6 +224,12 @@ class TextEmitter : public Emitter {
     for (const WaitEdge& e : d.edges) {
       out << "    " << Clean(e.waiter) << " waits for " << Paint("33", Clean(e.mode)) << " on "
           << Clean(e.lock.Label()) << ", blocked by " << Clean(e.blocker) << EdgeSuffix(e) << '\n';
+      // InnoDB record dumps, only there with --show-records (row data).
+      for (size_t nl = e.lock.text.find('\n'); nl != std::string::npos;) {
+        size_t next = e.lock.text.find('\n', nl + 1);
+        out << "      | " << Clean(e.lock.text.substr(nl + 1, next == std::string::npos ? next : next - nl - 1)) << '\n';
+        nl = next;
+      }
     }
     if (d.complete && !d.edges.empty()) {
       std::string cycle;

@@ -190,6 +190,14 @@ printf 'all 12 tests passed\n' >"$WORK/green.log"
 check "check: test output without a deadlock passes with exit 0" bash -c \
   "'$BIN' check - < '$WORK/green.log' >/dev/null 2>&1"
 
+MYLOG="$ROOT/samples/mysql/mariadb-10.11-error.log"
+check "mysql: record dumps (row data) never printed, in any format" bash -c \
+  "for f in text json ndjson dot sarif junit github html codequality; do '$BIN' analyze --format \$f --show-unparsed '$MYLOG' 2>&1 | grep -q 'hex 80000014' && exit 1; done; exit 0"
+check "mysql: --show-records prints them under each edge and in the lock's JSON text" bash -c \
+  "'$BIN' analyze --show-records '$MYLOG' | grep -qF '      |  0: len 4; hex 80000014; asc     ;;' &&
+   '$BIN' analyze --show-records --format json '$MYLOG' | grep -q 'hex 80000014'"
+check "mysql: --redact wins over --show-records" bash -c \
+  "! '$BIN' analyze --show-records --redact '$MYLOG' | grep -q 'hex 80000014'"
 # shellcheck source=check-ci.sh
 source "$ROOT/tests/cli/check-ci.sh"
 # shellcheck source=github-action.sh
