@@ -16,19 +16,7 @@ lg_precise_rule_setup() {
 }
 
 # _lg_precise_pair SCEN A1 B1 A2 B2 : _lg_rule_pair with lg_p_ application names.
-_lg_precise_pair() {
-  local scen=$1
-  _lg_open A "lg_p_${scen}_A" && _lg_open B "lg_p_${scen}_B" || return 1
-  _lg_step A "BEGIN;" && _lg_step B "BEGIN;" || return 1
-  _lg_r_step A "$2" && _lg_r_step B "$3" || return 1
-  _lg_send A "$4"
-  _lg_wait_lock A 300 || return 1
-  _lg_send B "$5"
-  _lg_r_wait_done B && _lg_r_wait_done A || return 1
-  _lg_output_has B "deadlock detected" || { _lg_err "$scen: B was not the victim"; return 1; }
-  _lg_step B "ROLLBACK;" && _lg_step A "COMMIT;" || return 1
-  _lg_record "p_$scen" A="${_LG_BACKEND[A]}" B="${_LG_BACKEND[B]}" victim="${_LG_BACKEND[B]}"
-}
+_lg_precise_pair() { LG_PAIR_PREFIX=p _lg_rule_pair "$@"; }
 
 # PG002: the ids sent as text ('9', '10'), B in the order of a text sort.
 scenario_precise_text_order_strings() { _lg_run p_text_order_strings _lg_p_text_order_strings; }

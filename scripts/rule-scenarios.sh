@@ -56,9 +56,10 @@ _lg_r_step() { _lg_send "$1" "$2" && _lg_r_wait_done "$1"; }
 
 # _lg_rule_pair SCEN A1 B1 A2 B2 : the generic 2-process cycle. A runs A1, B runs B1,
 # A runs A2 (and waits, its wait logged), B runs B2 and closes the cycle: B is the victim.
+# Sessions are named lg_r_SCEN_A/B and recorded as r_SCEN (LG_PAIR_PREFIX=p: lg_p_, p_).
 _lg_rule_pair() {
-  local scen=$1
-  _lg_open A "lg_r_${scen}_A" && _lg_open B "lg_r_${scen}_B" || return 1
+  local scen=$1 pre=${LG_PAIR_PREFIX:-r}
+  _lg_open A "lg_${pre}_${scen}_A" && _lg_open B "lg_${pre}_${scen}_B" || return 1
   _lg_step A "BEGIN;" && _lg_step B "BEGIN;" || return 1
   _lg_r_step A "$2" && _lg_r_step B "$3" || return 1
   _lg_send A "$4"
@@ -67,7 +68,7 @@ _lg_rule_pair() {
   _lg_r_wait_done B && _lg_r_wait_done A || return 1
   _lg_output_has B "deadlock detected" || { _lg_err "$scen: B was not the victim"; return 1; }
   _lg_step B "ROLLBACK;" && _lg_step A "COMMIT;" || return 1
-  _lg_record "r_$scen" A="${_LG_BACKEND[A]}" B="${_LG_BACKEND[B]}" victim="${_LG_BACKEND[B]}"
+  _lg_record "${pre}_$scen" A="${_LG_BACKEND[A]}" B="${_LG_BACKEND[B]}" victim="${_LG_BACKEND[B]}"
 }
 
 # PG001: the same UPDATE, rows 3 and 4 taken in opposite orders.

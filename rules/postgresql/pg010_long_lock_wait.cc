@@ -7,15 +7,10 @@
 
 #include "rules/postgresql/builtin_rules.h"
 #include "rules/rule_text.h"
+#include "text/milliseconds.h"
 
 namespace lockgraph {
 namespace {
-
-std::string Ms(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  return buf;
-}
 
 std::string Pids(const std::vector<int64_t>& pids, const char* sep) {
   std::string s;

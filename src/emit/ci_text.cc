@@ -6,15 +6,10 @@
 #include "gate/baseline.h"
 #include "gate/check_gate.h"
 #include "gate/snapshot_gate.h"
+#include "text/milliseconds.h"
 
 namespace lockgraph {
 namespace {
-
-std::string Ms(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  return buf;
-}
 
 std::string EdgeLine(const WaitEdge& e) {
   return e.waiter + " waits for " + e.mode + " on " + e.lock.Label() + ", blocked by " + e.blocker;

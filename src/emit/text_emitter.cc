@@ -21,6 +21,7 @@
 #include "emit/snapshot_text.h"
 #include "emit/text_findings.h"
 #include "emit/text_safety.h"
+#include "text/milliseconds.h"
 
 namespace lockgraph {
 namespace {
@@ -41,12 +42,6 @@ std::string DiagnosticText(const Diagnostic& d) {
   return s;
 }
 
-
-std::string Ms(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  return buf;
-}
 
 // What a kept block of the body (lock waits and snapshots, in log order)
 // starts with, before the number Write gives it: its first byte.

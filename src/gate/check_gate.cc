@@ -6,16 +6,11 @@
 #include <set>
 
 #include "gate/snapshot_gate.h"
+#include "text/milliseconds.h"
 #include "text/plural.h"
 
 namespace lockgraph {
 namespace {
-
-std::string Ms(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  return buf;
-}
 
 // "930e54d877c0bf21 x2 (update accounts ... | update accounts ...)", up to three.
 std::string NewGroups(const CheckResult& c, const Report& report) {
