@@ -7,6 +7,7 @@
 #include "gate/check_gate.h"
 #include "gate/snapshot_gate.h"
 #include "text/milliseconds.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
@@ -42,8 +43,22 @@ std::string SourceText(const SourceSpan& s) {
   return t;
 }
 
+std::string CauseLine(const Report& report, const DeadlockGroup& g) {
+  for (size_t i = 0; i < report.causes.size(); ++i) {
+    const DeadlockCause& c = report.causes[i];
+    if (c.id != g.cause) continue;
+    return "cause " + std::to_string(i + 1) + " of " + std::to_string(report.causes.size()) + ": " +
+           (c.rule.empty() ? std::string("no rule") : c.rule) + ", " +
+           Plural(c.count, "deadlock", "deadlocks") + " in " +
+           Plural(c.signatures.size(), "shape", "shapes") + " (cause " + c.id + ")";
+  }
+  return {};
+}
+
 std::string GroupText(const Report& report, const DeadlockGroup& g) {
-  std::string t = std::to_string(g.count) + (g.count == 1 ? " deadlock" : " deadlocks") +
+  std::string cause = CauseLine(report, g);
+  std::string t = (cause.empty() ? "" : cause + "\n") + std::to_string(g.count) +
+                  (g.count == 1 ? " deadlock" : " deadlocks") +
                   " of signature " + g.signature + "\nfirst: " + g.first_time + " " +
                   SourceText(g.first_source) + "\nlast: " + g.last_time + " " +
                   SourceText(g.last_source) + "\n";

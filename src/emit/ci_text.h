@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/report.h"
+#include "emit/cause_text.h"  // GroupsByCause: the CI formats list groups cause by cause
 #include "gate/check_result.h"
 
 namespace lockgraph {
@@ -20,6 +21,10 @@ std::string GroupTitle(const DeadlockGroup& group);
 /// the example, the processes' statements, the rules that fired and their
 /// fixes.
 std::string GroupText(const Report& report, const DeadlockGroup& group);
+
+/// "cause 1 of 3: PG001, 43 deadlocks in 15 shapes (cause 74b0d32a3ed04557)";
+/// empty when the group's cause is not listed.
+std::string CauseLine(const Report& report, const DeadlockGroup& group);
 
 /// "lock wait 7396 waited 690.9 ms for ShareLock on transaction 739"; for
 /// a snapshot's blocking tree or cycle, its longest wait ("snapshot: lock

@@ -43,7 +43,7 @@ class CodeQualityEmitter : public Emitter {
   void Write(const Report& report, std::ostream& out) override {
     issues_ = json::array();
     seen_.clear();
-    for (const DeadlockGroup& g : report.groups) {
+    for (const DeadlockGroup& g : GroupsByCause(report)) {
       Add("LG-DEADLOCK", GroupFails(check_, g) ? "critical" : "info", GroupTitle(g),
           g.signature, g.first_source, report);
       if (const Event* ev = GroupExample(report, g))
@@ -90,7 +90,7 @@ class CodeQualityEmitter : public Emitter {
 
   // A run-level finding points at the first group it names, else the input.
   static SourceSpan RunSource(const Report& report, const Finding& f) {
-    for (const DeadlockGroup& g : report.groups)
+    for (const DeadlockGroup& g : GroupsByCause(report))
       for (const std::string& s : f.signatures)
         if (s == g.signature) return g.first_source;
     return SourceSpan{};

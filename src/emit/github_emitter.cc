@@ -75,7 +75,7 @@ class GithubEmitter : public Emitter {
   }
 
   void Write(const Report& report, std::ostream& out) override {
-    for (const DeadlockGroup& g : report.groups) {
+    for (const DeadlockGroup& g : GroupsByCause(report)) {
       Annotate(GroupFails(check_, g) ? "error" : "notice", &g.first_source,
                "lockgraph: deadlock " + g.signature + " x" + std::to_string(g.count),
                GroupTitle(g) + "\n" + GroupText(report, g), out);
@@ -102,7 +102,7 @@ class GithubEmitter : public Emitter {
  private:
   // Findings of a deadlock are annotated once per group, on its first deadlock.
   static bool IsGroupExample(const Report& report, const Event& ev) {
-    for (const DeadlockGroup& g : report.groups)
+    for (const DeadlockGroup& g : GroupsByCause(report))
       if (g.signature == ev.signature) return GroupExample(report, g) == &ev;
     return true;
   }

@@ -66,7 +66,7 @@ class JunitEmitter : public Emitter {
     pugi::xml_node suites = doc.append_child("testsuites");
     pugi::xml_node suite = suites.append_child("testsuite");
     Counts c;
-    for (const DeadlockGroup& g : report.groups) {
+    for (const DeadlockGroup& g : GroupsByCause(report)) {
       pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", GroupTitle(g), &c);
       SetFile(tc, g.first_source);
       if (GroupFails(check_, g))

@@ -153,7 +153,7 @@ json Location(const SourceSpan& s, const PathMap& paths) {
 json RunLocation(const Report& report, const std::vector<std::string>& signatures,
                  const PathMap& paths) {
   json locations = json::array();
-  for (const DeadlockGroup& g : report.groups) {
+  for (const DeadlockGroup& g : GroupsByCause(report)) {
     if (std::find(signatures.begin(), signatures.end(), g.signature) == signatures.end()) continue;
     SourceSpan span = g.first_source;
     if (g.last_source.file == span.file && g.last_source.last_line > span.last_line)
@@ -188,7 +188,7 @@ class SarifEmitter : public Emitter {
     MapPaths(report);
     json rules = Rules(&ids_);
     json results = json::array();
-    for (const DeadlockGroup& g : report.groups) AddGroup(report, g, results);
+    for (const DeadlockGroup& g : GroupsByCause(report)) AddGroup(report, g, results);
     for (const Event& ev : report.events)
       if (ev.lock_wait)
         for (const Finding& f : ev.findings) results.push_back(FindingResult(report, &ev, f));
@@ -228,6 +228,7 @@ class SarifEmitter : public Emitter {
     r["partialFingerprints"] = {{"lockgraphSignature/v1", g.signature}};
     r["properties"] = {{"count", g.count}, {"firstSeen", g.first_time},
                        {"lastSeen", g.last_time}, {"rules", g.rules}};
+    if (!g.cause.empty()) r["properties"]["cause"] = g.cause;
     Baseline(report, check_ && !check_->IsNew(g.signature), r);
     results.push_back(std::move(r));
     if (const Event* ev = GroupExample(report, g))
