@@ -7,8 +7,6 @@
 namespace lockgraph {
 namespace {
 
-std::string WaitKey(const Backend& b) { return b.id + "|" + b.wait_mode + "|" + b.wait_lock.Key(); }
-
 std::string EdgesShape(const std::vector<WaitEdge>& edges) {
   std::string s;
   for (const WaitEdge& e : edges)
