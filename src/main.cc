@@ -6,6 +6,7 @@
 
 #include "app/cli_errors.h"
 #include "app/commands.h"
+#include "emit/text_safety.h"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::vector<std::string> args(argv + 1, argv + argc);
-    std::cerr << "lockgraph: " << lockgraph::PlainParseError(app, e, args) << '\n'
+    std::cerr << "lockgraph: " << lockgraph::OneLineText(lockgraph::PlainParseError(app, e, args)) << '\n'
               << "Run '" << lockgraph::HelpCommand(app) << "' for the options and examples.\n";
     return lockgraph::kExitError;
   }

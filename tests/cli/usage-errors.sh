@@ -26,3 +26,5 @@ check "usage: a number out of range gives the range" \
 check "usage: a misspelt option suggests the nearest, and the command's help" \
   bash -c "'$BIN' analyze --formt json x 2>&1 | grep -qF \"'--formt' is not an option or input of 'lockgraph analyze'; did you mean '--format'?\" &&
            '$BIN' analyze --formt json x 2>&1 | grep -qF \"Run 'lockgraph analyze --help'\""
+check "usage: a hostile command word is shown escaped, never as terminal control" bash -c \
+  "'$BIN' \$'ana\\x1b[31mlyze' 2>&1 | grep -qF 'ana\\x1b[31mlyze' && ! '$BIN' \$'ana\\x1b[31mlyze' 2>&1 | grep -q \$'\\x1b'"
