@@ -88,7 +88,7 @@ class InconsistentRowLockOrder : public Rule {
     for (const ProcessFacts* p : m) evidence.push_back(pg_rules::ProcessEvidence(*p, *event.deadlock));
     if (same_shape)
       evidence.push_back("same statement shape: " +
-                         pg_rules::OneLine(NormalizeSql(m.front()->participant->query), 160));
+                         pg_rules::OneLine(ReadableSql(m.front()->participant->query), 160));
     out->push_back(MakeFinding(std::move(message), Hint(m, table), std::move(evidence)));
   }
 

@@ -72,7 +72,7 @@ class RetryStorm : public Rule {
     for (const std::string& shape : shapes) key += shape + "\n";
     std::string example = facts.deadlock->processes.empty()
                               ? ""
-                              : pg_rules::OneLine(facts.deadlock->processes.front().statement.normalized, 80);
+                              : pg_rules::OneLine(ReadableSql(facts.deadlock->processes.front().statement.normalized), 80);
     Add(&by_statements_[Fnv1a64Hex(key)], event, *ms, example, &statement_storms_);
     Add(&by_victim_[event.deadlock->victim], event, *ms, example, &victim_storms_);
     latest_ms_ = std::max(latest_ms_, *ms);

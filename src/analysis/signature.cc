@@ -13,7 +13,7 @@ SignatureMember Member(const ProcessFacts& p) {
   SignatureMember m;
   m.shape = p.shape;
   const Participant& who = *p.participant;
-  m.statement = NormalizeSql(who.query, who.query_clipped ? 48 : 4096);
+  m.statement = ReadableSql(who.query, who.query_clipped ? 48 : 4096);
   if (!p.wait) {
     m.wait = "?";
     return m;
@@ -30,7 +30,7 @@ SignatureMember Member(const ProcessFacts& p) {
 SignatureMember SqlServerMember(const ProcessFacts& p) {
   SignatureMember m;
   m.shape = p.shape;
-  m.statement = p.statement.normalized;
+  m.statement = ReadableSql(p.statement.normalized);
   if (!p.wait) {
     m.wait = "?";
     return m;
@@ -111,7 +111,7 @@ DeadlockSignature SignDeadlock(const Deadlock& deadlock, const DeadlockFacts& fa
       SignatureMember m;
       m.shape = shape;
       m.wait = "?";
-      m.statement = NormalizeSql(deadlock.statement);
+      m.statement = ReadableSql(deadlock.statement);
       members.push_back(std::move(m));
       keys.push_back(victim_key);
     }

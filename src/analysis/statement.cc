@@ -173,21 +173,79 @@ StatementFacts ReadStatement(std::string_view sql) {
   return f;
 }
 
-std::string NormalizeSql(std::string_view sql, size_t max_tokens) {
+namespace {
+
+/// Words after which "(" opens a list or a subquery, not a call's arguments.
+bool KeepsSpaceBeforeParen(const std::string& word) {
+  static const char* const kWords[] = {
+      "all",    "and",   "as",     "by",     "else",  "exists", "from",   "having", "in",
+      "into",   "is",    "join",   "lateral", "not",  "on",     "or",     "over",   "returning",
+      "select", "set",   "table",  "then",   "union", "using",  "values", "when",   "where",
+      "with",   "index", "update", "delete", "limit", "offset", "filter", "within", "do",
+      "conflict", "key", "references"};
+  for (const char* w : kWords)
+    if (word == w) return true;
+  return false;
+}
+
+/// Whether a space goes between the written token `prev` (and the one
+/// before it, `prev2`) and `cur`, for ReadableSql.
+bool SpaceBetween(const SqlToken* prev2, const SqlToken& prev, const SqlToken& cur) {
+  const bool prev_sym = prev.kind == Kind::kSymbol, cur_sym = cur.kind == Kind::kSymbol;
+  if (cur_sym && (cur.text == "." || cur.text == "," || cur.text == ")" || cur.text == "]" ||
+                  cur.text == "::" || cur.text == ";"))
+    return false;
+  if (prev_sym && (prev.text == "." || prev.text == "(" || prev.text == "[" || prev.text == "::" ||
+                   prev.text == "@" || prev.text == "#"))
+    return false;
+  if (cur_sym && cur.text == "[") return false;  // array[?], a[1]
+  if (cur_sym && cur.text == "(" && (prev.kind == Kind::kWord || prev.kind == Kind::kQuoted)) {
+    // f(x), any(...), t(a, b) after INTO/TABLE keeps its space: "into t (a, b)".
+    if (KeepsSpaceBeforeParen(prev.text)) return true;
+    if (prev2 && prev2->kind == Kind::kWord && (prev2->text == "into" || prev2->text == "table"))
+      return true;
+    return false;
+  }
+  return true;
+}
+
+/// The tokens NormalizeSql keeps, literals as "?", lists of literals as one.
+std::vector<SqlToken> NormalizedTokens(std::string_view sql, size_t max_tokens) {
   Tokens t = TokenizeSql(sql);
   while (!t.empty() && IsSymbol(t, t.size() - 1, ";")) t.pop_back();  // "UPDATE ...;" == "UPDATE ..."
-  std::string out;
+  Tokens out;
   size_t n = 0;
   for (size_t i = 0; i < t.size() && n < max_tokens; ++i, ++n) {
     // "?, ?, ?" -> "?": lists of literals of any length are one shape.
     if (IsLiteral(t[i]) && i >= 2 && IsSymbol(t, i - 1, ",") && IsLiteral(t[i - 2])) {
-      out.resize(out.size() - 2);  // drop the " ," written before
+      out.pop_back();  // the "," written before
       continue;
     }
+    SqlToken tok = t[i];
+    if (IsLiteral(tok)) tok = SqlToken{Kind::kParam, "?"};
+    else if (tok.kind == Kind::kQuoted) tok.text = '"' + tok.text + '"';
+    out.push_back(std::move(tok));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string NormalizeSql(std::string_view sql, size_t max_tokens) {
+  std::string out;
+  for (const SqlToken& tok : NormalizedTokens(sql, max_tokens)) {
     if (!out.empty()) out += ' ';
-    if (IsLiteral(t[i])) out += '?';
-    else if (t[i].kind == Kind::kQuoted) out += '"' + t[i].text + '"';
-    else out += t[i].text;
+    out += tok.text;
+  }
+  return out;
+}
+
+std::string ReadableSql(std::string_view sql, size_t max_tokens) {
+  Tokens t = NormalizedTokens(sql, max_tokens);
+  std::string out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (i > 0 && SpaceBetween(i >= 2 ? &t[i - 2] : nullptr, t[i - 1], t[i])) out += ' ';
+    out += t[i].text;
   }
   return out;
 }

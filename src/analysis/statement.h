@@ -45,6 +45,11 @@ StatementFacts ReadStatement(std::string_view sql);
 /// `max_tokens` tokens.
 std::string NormalizeSql(std::string_view sql, size_t max_tokens = 4096);
 
+/// NormalizeSql()'s tokens, spaced as people write SQL: "dbo.t", "@p1",
+/// "any(array[?])", "(a, b)", "x::int". For display only: grouping and
+/// signatures keep NormalizeSql(), whose text never changes.
+std::string ReadableSql(std::string_view sql, size_t max_tokens = 4096);
+
 /// libpg_query's fingerprint (16 hex digits) of `sql`, or "" when the text
 /// does not parse (clipped, not SQL, a placeholder such as
 /// "<insufficient privilege>").

@@ -261,9 +261,9 @@ TEST_CASE("SQL Server deadlocks group by statements and objects, not ids or keys
   // T-SQL auto-parameters and brackets normalized; what each waits for named.
   const auto& tally = r.groups[1].members;
   REQUIRE(tally.size() == 2);
-  CHECK(tally[0].statement == "update dbo . tally_sm set n = n - ? where n = ?");
+  CHECK(tally[0].statement == "update dbo.tally_sm set n = n - ? where n = ?");
   CHECK(tally[0].wait == "X keylock Sandbox.dbo.Tally_sm PK_Tally_sm");
-  CHECK(tally[1].statement == "update dbo . tally set n = n - ? where n = ?");
+  CHECK(tally[1].statement == "update dbo.tally set n = n - ? where n = ?");
   CHECK(tally[1].wait == "X keylock Sandbox.dbo.Tally PK_Tally");
 }
 
