@@ -28,6 +28,7 @@ struct CheckArgs {
   std::string source_root;
   std::vector<std::string> fail_on;
   std::string baseline;
+  std::string baseline_by = "signature";
 };
 
 constexpr uint64_t kMaxCount = 1000000000;      // --max-deadlocks, --max-unparsed
@@ -81,6 +82,12 @@ bool MakeLimits(const CheckArgs& args, Baseline* baseline, CheckLimits* limits) 
     }
     limits->baseline = baseline;
     limits->baseline_file = args.baseline;
+    limits->baseline_by_cause = args.baseline_by == "cause";
+    if (limits->baseline_by_cause && baseline->causes.empty()) {
+      std::cerr << "lockgraph check: --baseline-by cause: " << args.baseline
+                << " has no causes (a version 1 file): write it again with `lockgraph baseline`\n";
+      return false;
+    }
   }
   return true;
 }
@@ -179,11 +186,18 @@ void AddCheckCommand(CLI::App& app) {
   cmd->add_option("--baseline", args->baseline,
                   "Known deadlocks, waits and findings (`lockgraph baseline`): only what is "
                   "not in it counts; entries not seen any more are listed");
+  cmd->add_option("--baseline-by", args->baseline_by,
+                  "signature (default): a deadlock is known when the baseline has its exact "
+                  "shape; cause: when it has its cause (the rule and the statements, whatever "
+                  "the cycle's length or order: docs/rules.md#causes)")
+      ->check(CLI::IsMember({"signature", "cause"}))
+      ->capture_default_str();
   cmd->footer(R"(Examples:
   lockgraph check postgresql.log                          # fails on any deadlock
   lockgraph check --max-lock-wait 5s --fail-on PG001,PG006 postgresql.log
   lockgraph baseline postgresql.log -o lockgraph-baseline.json   # once, reviewed, committed
   lockgraph check --baseline lockgraph-baseline.json postgresql.log
+  lockgraph check --baseline lockgraph-baseline.json --baseline-by cause postgresql.log
   lockgraph check --format sarif postgresql.log > lockgraph.sarif   # redacted by default
   lockgraph check --format junit --no-redact postgresql.log > lockgraph-junit.xml
   lockgraph check --format github postgresql.log          # annotations in GitHub Actions

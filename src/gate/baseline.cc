@@ -62,6 +62,7 @@ bool EntriesFromJson(const nlohmann::json& doc, const char* field, const char* k
 bool Baseline::HasDeadlock(const std::string& key) const { return Has(deadlocks, key); }
 bool Baseline::HasLockWait(const std::string& key) const { return Has(lock_waits, key); }
 bool Baseline::HasFinding(const std::string& key) const { return Has(findings, key); }
+bool Baseline::HasCause(const std::string& key) const { return Has(causes, key); }
 
 std::string WaitKey(const Event& event) {
   const LockWait& w = *event.lock_wait;

@@ -29,6 +29,7 @@ struct Baseline {
   bool HasDeadlock(const std::string& key) const;
   bool HasLockWait(const std::string& key) const;
   bool HasFinding(const std::string& key) const;
+  bool HasCause(const std::string& key) const;
 };
 
 /// A lock wait's key: FNV-1a 64 of its mode, lock type, relation and

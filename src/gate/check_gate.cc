@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "gate/snapshot_gate.h"
@@ -32,9 +33,27 @@ std::string NewGroups(const CheckResult& c, const Report& report) {
   return out;
 }
 
+// Signature -> the id of its cause.
+std::map<std::string, std::string> CauseOfSignature(const Report& report) {
+  std::map<std::string, std::string> out;
+  for (const DeadlockCause& cause : report.causes)
+    for (const std::string& sig : cause.signatures) out[sig] = cause.id;
+  return out;
+}
+
+bool KnownDeadlock(const DeadlockGroup& g, const CheckLimits& limits,
+                   const std::map<std::string, std::string>& cause_of) {
+  if (!limits.baseline) return false;
+  if (limits.baseline->HasDeadlock(g.signature)) return true;
+  if (!limits.baseline_by_cause) return false;
+  auto it = cause_of.find(g.signature);
+  return it != cause_of.end() && limits.baseline->HasCause(it->second);
+}
+
 void CountDeadlocks(const Report& report, const CheckLimits& limits, CheckResult* c) {
+  const auto cause_of = CauseOfSignature(report);
   for (const DeadlockGroup& g : report.groups) {
-    bool known = limits.baseline && limits.baseline->HasDeadlock(g.signature);
+    bool known = KnownDeadlock(g, limits, cause_of);
     if (known) {
       c->known_signatures.insert(g.signature);
       c->known_deadlocks += g.count;

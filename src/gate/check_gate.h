@@ -20,6 +20,9 @@ struct CheckLimits {
   std::vector<std::string> fail_on;       // rule IDs, upper case
   const Baseline* baseline = nullptr;
   std::string baseline_file;
+  /// --baseline-by cause: a deadlock whose cause the baseline has is known,
+  /// a new shape of it included.
+  bool baseline_by_cause = false;
 };
 
 /// Decides; the report's events, groups and findings must be complete

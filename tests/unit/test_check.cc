@@ -3,6 +3,7 @@
 // three deadlocks of one shape (tests/golden/pg-rules-three-alike).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -148,4 +149,39 @@ TEST_CASE("github: workflow-command escaping of properties and messages", "[chec
         "x1::deadlock 00ff x1: update t set a = ? -- 100%25%0A1 deadlock of signature 00ff%0A"
         "first: t a,b:c%25d%0D%0Ae.log:3-4%0Alast: t a,b:c%25d%0D%0Ae.log:3-4%0A"
         "  update t set a = ? -- 100%25%0A\n");
+}
+
+TEST_CASE("check --baseline-by cause: a new shape of a known cause is known", "[check]") {
+  Report report = test::AnalyzeText(
+      test::ReadFile(std::string(LOCKGRAPH_SOURCE_DIR) + "/samples/postgresql/scenarios.log"));
+  REQUIRE(!report.causes.empty());
+  const DeadlockCause& inventory = report.causes.front();
+  REQUIRE(inventory.signatures.size() > 1);  // one cause, many shapes
+  // A baseline that knows one shape of the cause, and the cause.
+  Baseline full = MakeBaseline(report, 0);
+  Baseline one;
+  one.causes = full.causes;
+  for (const Baseline::Entry& e : full.deadlocks)
+    if (e.key == inventory.signatures.front()) one.deadlocks.push_back(e);
+  REQUIRE(one.deadlocks.size() == 1);
+  uint64_t first_shape = 0;
+  for (const DeadlockGroup& g : report.groups)
+    if (g.signature == inventory.signatures.front()) first_shape = g.count;
+  CheckLimits limits;
+  limits.baseline = &one;
+  CheckResult by_signature = EvaluateCheck(report, limits);
+  CHECK(by_signature.known_deadlocks == first_shape);
+  CHECK(by_signature.new_deadlocks == report.summary.deadlocks - first_shape);
+  limits.baseline_by_cause = true;
+  CheckResult by_cause = EvaluateCheck(report, limits);
+  // Every cause is in the file: nothing is new, and every shape is known.
+  CHECK(by_cause.new_deadlocks == 0);
+  CHECK(by_cause.known_deadlocks == report.summary.deadlocks);
+  CHECK(!by_cause.deadlocks_failed);
+  // Without the inventory cause, only its first shape stays known.
+  one.causes.erase(std::remove_if(one.causes.begin(), one.causes.end(),
+                                  [&](const Baseline::Entry& e) { return e.key == inventory.id; }),
+                   one.causes.end());
+  CheckResult without = EvaluateCheck(report, limits);
+  CHECK(without.new_deadlocks == inventory.count - first_shape);
 }
