@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/deadlock_groups.h"
+#include "analysis/relation_map.h"
 #include "model/event.h"
 #include "parsers/input_format.h"
 
@@ -51,7 +52,13 @@ struct Summary {
   uint64_t snapshots = 0;  // pg_locks snapshots (and their chains, cycles)
   uint64_t chains = 0;
   uint64_t cycles = 0;
+  /// Events --since/--until left out: outside the window, or with no time
+  /// that could be read (not counted above).
+  uint64_t outside_window = 0;
+  uint64_t outside_window_no_time = 0;
   LineCounts lines;
+  /// The relation OIDs the inputs' records named (analysis/relation_map.h).
+  std::vector<RelationName> relation_names;
 };
 
 struct Report {

@@ -28,7 +28,25 @@ Analyzer::Analyzer(AnalyzeOptions options, EventStream* stream)
       stream_(stream),
       formats_(RegisterBuiltinFormats()),
       framings_(RegisterBuiltinFramings()),
-      rules_(options_.rules) {}
+      rules_(options_.rules) {
+  std::string error;
+  time_ = TimeResolver::Make(options_.timezone, &error);
+  if (!time_) time_ = TimeResolver::Make("", &error);  // the caller checked the zone
+}
+
+bool Analyzer::InWindow(const Event& event) {
+  if (!options_.since_us && !options_.until_us) return true;
+  if (!event.epoch_ms) {
+    ++report_.summary.outside_window_no_time;
+    return false;
+  }
+  const int64_t us = *event.epoch_ms * 1000;
+  if ((options_.since_us && us < *options_.since_us) || (options_.until_us && us >= *options_.until_us)) {
+    ++report_.summary.outside_window;
+    return false;
+  }
+  return true;
+}
 
 FramingChoice Analyzer::ChooseFramingOf(const std::vector<std::string>& head,
                                         const std::vector<const InputFormat*>& inner) const {
@@ -202,6 +220,8 @@ void Analyzer::CheckUnderstood(const std::vector<std::string>& head, const Input
 }
 
 void Analyzer::OnEvent(Event&& event) {
+  time_->Apply(&event);
+  if (!InWindow(event)) return;
   if (std::optional<size_t> earlier = repeats_.Repeats(event, input_index_)) {
     bool deadlock = event.type == EventType::kDeadlock;
     ++(deadlock ? report_.summary.repeated_deadlocks : report_.summary.repeated_lock_waits);
@@ -221,6 +241,7 @@ void Analyzer::OnEvent(Event&& event) {
   } else if (event.type == EventType::kCycle) {
     ++report_.summary.cycles;
   }
+  relations_.Learn(event, input_index_, event.source.file);
   rules_.OnEvent(&event);  // before any emitter sees it: streamed events carry findings
   if (options_.redact) RedactEvent(&event);  // after the rules: they compare key values
   if (stream_) stream_->OnEvent(event);
@@ -240,6 +261,9 @@ void Analyzer::OnDiagnostic(Diagnostic&& diag) {
 }
 
 Report& Analyzer::Finish() {
+  // Names learned later in an input name its earlier events too.
+  for (size_t i = 0; i < report_.events.size(); ++i) relations_.Resolve(&report_.events[i], event_input_[i]);
+  report_.summary.relation_names = relations_.Entries();
   // Events are made when they end (a wait when it is acquired): sort them
   // by where they start so that every output reads in log order.
   std::vector<size_t> order(report_.events.size());

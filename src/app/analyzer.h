@@ -4,9 +4,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "analysis/event_time.h"
+#include "analysis/relation_map.h"
 #include "analysis/repeats.h"
 #include "analysis/report.h"
 #include "parsers/framing/framed_parser.h"
@@ -26,6 +30,12 @@ struct AnalyzeOptions {
   /// event to a second thread (rules, fingerprints, rendering) while the
   /// parser reads on (app/sink_thread.h).
   unsigned threads = 1;
+  /// --timezone: the zone of times written without one (IANA name or
+  /// offset; empty: UTC). Checked by the caller (TimeResolver::Make).
+  std::string timezone;
+  /// --since / --until: only events whose time falls in [since, until)
+  /// are kept, microseconds since 1970 (analysis/event_time.h).
+  std::optional<int64_t> since_us, until_us;
 };
 
 class Analyzer : public ParseSink {
@@ -76,6 +86,10 @@ class Analyzer : public ParseSink {
   std::vector<size_t> event_input_;  // input index of each collected event
   RuleEngine rules_;
   RepeatFilter repeats_;
+  std::unique_ptr<TimeResolver> time_;
+  RelationMap relations_;  // OID -> name, over each whole input
+  /// False when --since/--until leave the event out (counted in the summary).
+  bool InWindow(const Event& event);
   /// Of the current input: earlier input -> (deadlocks, lock waits) it repeated.
   std::map<size_t, std::pair<uint64_t, uint64_t>> repeated_;
 };

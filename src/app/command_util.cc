@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <thread>
@@ -12,6 +13,47 @@
 #include "emit/text_safety.h"
 
 namespace lockgraph {
+namespace {
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// --since / --until read in --timezone's zone (an empty zone: UTC).
+std::optional<int64_t> TimeBound(const std::string& text, const std::string& zone, std::string* error) {
+  std::unique_ptr<TimeResolver> resolver = TimeResolver::Make(zone, error);
+  if (!resolver) resolver = TimeResolver::Make("", error);
+  return ParseTimeBound(text, *resolver, NowMicros(), error);
+}
+
+void AddTimeOptions(CLI::App* cmd, ReadArgs* args) {
+  cmd->add_option("--timezone", args->timezone,
+                  "Zone of times logged without one (MariaDB, InnoDB, SQL Server's text logs) and "
+                  "of --since/--until: an IANA name (Europe/Berlin) or an offset (+02:00); "
+                  "default: UTC")
+      ->check(CLI::Validator(
+          [](std::string& zone) {
+            std::string error;
+            return TimeResolver::Make(zone, &error) ? std::string() : error;
+          },
+          "ZONE"));
+  auto bound = CLI::Validator(
+      [](std::string& text) {
+        std::string error;
+        return TimeBound(text, "", &error) ? std::string() : error;
+      },
+      "TIME");
+  cmd->add_option("--since", args->since,
+                  "Only events at or after this time: ISO (2026-12-02T10:00, with or without "
+                  "+01:00) or a time ago (-2h, -30m, -1d)")
+      ->check(bound);
+  cmd->add_option("--until", args->until, "Only events before this time (same forms as --since)")
+      ->check(bound);
+}
+
+}  // namespace
 
 void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
   std::vector<std::string> input_names;
@@ -45,6 +87,7 @@ void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
                   "1: parse and analyse on one thread; 2: parse on one, run rules and render "
                   "events on another (default: 2 when the machine has 2 cores or more)")
       ->check(CLI::Range(1u, 64u));
+  AddTimeOptions(cmd, args);
 }
 
 AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) {
@@ -57,6 +100,10 @@ AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) 
   options.redact = given ? args.redact : (emitter && emitter->RedactsByDefault());
   options.parse.show_records = args.show_records && !options.redact;
   options.threads = args.threads ? args.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
+  options.timezone = args.timezone;
+  std::string error;  // both were checked when the command line was read
+  if (!args.since.empty()) options.since_us = TimeBound(args.since, args.timezone, &error);
+  if (!args.until.empty()) options.until_us = TimeBound(args.until, args.timezone, &error);
   return options;
 }
 

@@ -41,10 +41,12 @@ struct ReadArgs {
   const CLI::Option* redact_opt = nullptr;  // --redact or --no-redact given
   unsigned threads = 0;                     // --threads; 0: 2 when there are 2 cores
   bool show_records = false;                // --show-records (MySQL record dumps)
+  std::string timezone;                     // --timezone
+  std::string since, until;                 // --since, --until (checked by CLI11)
 };
 
 /// Adds FILE..., -i, -p, --rules, --disable, --max-wait, --redact/--no-redact,
-/// --threads, --show-records.
+/// --threads, --show-records, --timezone, --since, --until.
 void AddReadOptions(CLI::App* cmd, ReadArgs* args);
 
 /// The analyzer's options from `args`; redaction as asked, else the

@@ -1,5 +1,6 @@
 // See ci_text.h.
 #include "emit/ci_text.h"
+#include "emit/time_text.h"
 
 #include <cstdio>
 
@@ -86,7 +87,7 @@ std::string SnapshotWaitTitle(const Event& ev) {
 }
 
 std::string SnapshotWaitText(const Event& ev) {
-  std::string t = SnapshotWaitTitle(ev) + " (" + ev.time + ")\n";
+  std::string t = SnapshotWaitTitle(ev) + " (" + DisplayTime(ev) + ")\n";
   const std::vector<WaitEdge>& edges = ev.chain ? ev.chain->edges : ev.cycle->edges;
   for (const WaitEdge& e : edges) t += "  " + EdgeLine(e) + "\n";
   if (const Backend* b = LongestSnapshotWaiter(ev))
@@ -106,7 +107,7 @@ std::string CycleTitle(const Event& ev) {
 }
 
 std::string CycleText(const Event& ev) {
-  std::string t = CycleTitle(ev) + " (" + ev.time + "), not broken by the server yet\n";
+  std::string t = CycleTitle(ev) + " (" + DisplayTime(ev) + "), not broken by the server yet\n";
   for (const WaitEdge& e : ev.cycle->edges) t += "  " + EdgeLine(e) + "\n";
   t += "processes:\n";
   for (const Backend& b : ev.cycle->members) t += "  " + b.id + ": " + b.query + "\n";

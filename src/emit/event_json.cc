@@ -229,6 +229,10 @@ void LockWaitFields(const LockWait& w, json& j) {
 
 json EventToJson(const Event& ev) {
   json j = {{"type", EventTypeName(ev.type)}, {"engine", ev.engine}, {"time", ev.time}};
+  if (!ev.time_iso.empty()) {
+    j["time_iso"] = ev.time_iso;
+    j["time_zone_from"] = ZoneFromName(ev.time_zone_from);
+  }
   if (ev.pid) j["pid"] = *ev.pid;
   if (!ev.server.empty())
     j["source"] = {{"server", ev.server}};
@@ -274,6 +278,14 @@ json SummaryToJson(const Summary& s) {
             {"lock_waits", s.lock_waits}};
   if (s.repeated_deadlocks || s.repeated_lock_waits)
     j["repeated"] = {{"deadlocks", s.repeated_deadlocks}, {"lock_waits", s.repeated_lock_waits}};
+  if (!s.relation_names.empty()) {
+    json names = json::array();
+    for (const RelationName& r : s.relation_names)
+      names.push_back({{"file", r.file}, {"database", r.database}, {"relation", r.relation}, {"name", r.name}});
+    j["relation_names"] = std::move(names);
+  }
+  if (s.outside_window || s.outside_window_no_time)
+    j["outside_window"] = {{"events", s.outside_window}, {"without_time", s.outside_window_no_time}};
   if (s.snapshots) {
     j["snapshots"] = s.snapshots;
     j["chains"] = s.chains;

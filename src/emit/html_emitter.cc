@@ -32,7 +32,7 @@ code,pre{font:12.5px/1.4 ui-monospace,"DejaVu Sans Mono",Menlo,monospace}pre{whi
 .chart{width:100%;height:auto;max-height:220px;background:#fbfcfe;border:1px solid #e4e7ee}
 .chart text{font-size:11px;fill:#667085}.chart .axis{stroke:#98a2b3}.bar-deadlock{fill:#d92d20}.bar-wait{fill:#2e90fa}
 .legend .key{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px}.key.bar-deadlock{background:#d92d20}.key.bar-wait{background:#2e90fa}
-table{border-collapse:collapse;margin:6px 0 12px;width:100%}th,td{border:1px solid #e4e7ee;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f2f4f7}
+table{border-collapse:collapse;margin:6px 0 12px;width:100%}th,td{border:1px solid #e4e7ee;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f2f4f7}td.chain{white-space:nowrap}
 details.group{border:1px solid #d6dae3;border-radius:6px;margin:6px 0;background:#fff}
 details.group>summary{cursor:pointer;padding:8px 10px;background:#f7f8fb;border-radius:6px}
 details.group[open]>summary{border-bottom:1px solid #d6dae3;border-radius:6px 6px 0 0}

@@ -7,6 +7,7 @@
 #include "emit/deadlock_text.h"
 #include "emit/dot_events.h"
 #include "emit/html_escape.h"
+#include "emit/time_text.h"
 #include "emit/html_findings.h"
 #include "text/plural.h"
 
@@ -74,7 +75,7 @@ void WriteOccurrences(const std::vector<GroupOccurrence>& occ, std::ostream& out
          "<th>source</th><th>victim</th></tr>\n";
   for (size_t i = 0; i < occ.size() && i < kOccurrencesListed; ++i) {
     const Event& ev = *occ[i].event;
-    out << "<tr><td>" << occ[i].deadlock_no << "</td><td>" << HtmlText(ev.time) << "</td><td>"
+    out << "<tr><td>" << occ[i].deadlock_no << "</td><td>" << HtmlText(DisplayTime(ev)) << "</td><td>"
         << WhereHtml(ev.source) << "</td><td>" << HtmlText(VictimsText(*ev.deadlock))
         << "</td></tr>\n";
   }

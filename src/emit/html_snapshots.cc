@@ -5,6 +5,7 @@
 #include <string>
 
 #include "emit/html_escape.h"
+#include "emit/time_text.h"
 #include "emit/snapshot_dot.h"
 #include "emit/snapshot_text.h"
 #include "text/plural.h"
@@ -105,7 +106,7 @@ void WriteSnapshotsHtml(const std::vector<Event>& events, SvgRenderer& svg, size
   for (const Event& ev : events) {
     if (ev.snapshot) {
       const SnapshotInfo& s = *ev.snapshot;
-      out << "<h3>Snapshot " << ++snapshot_no << (ev.time.empty() ? "" : " at " + HtmlText(ev.time))
+      out << "<h3>Snapshot " << ++snapshot_no << (ev.time.empty() ? "" : " at " + HtmlText(DisplayTime(ev)))
           << " <span class=\"muted\">(" << Where(ev) << ")</span></h3>\n<p>"
           << Plural(s.backends, "process", "processes") << ", " << s.waiting << " waiting: "
           << Plural(s.chains, "blocking tree", "blocking trees") << ", "

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "emit/html_escape.h"
+#include "emit/time_text.h"
 #include "emit/html_findings.h"
 
 namespace lockgraph {
@@ -35,11 +36,11 @@ std::string ChainHtml(const LockWait& w) {
 void WriteRow(const Row& r, std::ostream& out) {
   const Event& ev = *r.event;
   const LockWait& w = *ev.lock_wait;
-  out << "<tr><td>" << r.no << "</td><td>" << HtmlText(w.start_time) << "<br><span class=\"muted\">"
+  out << "<tr><td>" << r.no << "</td><td>" << HtmlText(DisplayTime(ev)) << "<br><span class=\"muted\">"
       << WhereHtml(ev.source) << "</span></td><td>" << HtmlText(w.waiter) << "</td><td>"
       << (w.waited_ms ? MsText(*w.waited_ms) : "?") << "</td><td>" << HtmlText(w.mode) << " on "
-      << HtmlText(w.lock.Label()) << "</td><td>" << WaitOutcomeName(w.outcome) << "</td><td>"
-      << ChainHtml(w) << "</td><td>";
+      << HtmlText(w.lock.Label()) << "</td><td>" << WaitOutcomeName(w.outcome) << "</td>"
+      << "<td class=\"chain\">" << ChainHtml(w) << "</td><td>";
   if (w.chain_is_cycle) out << "(a cycle)";
   else if (w.chain.size() > 1) out << "<b>" << w.chain.back() << "</b>";
   out << "</td><td><pre>" << HtmlText(w.statement) << "</pre>";

@@ -9,6 +9,7 @@
 
 #include "emit/text_findings.h"
 #include "emit/text_safety.h"
+#include "emit/time_text.h"
 #include "text/plural.h"
 
 namespace lockgraph {
@@ -35,7 +36,7 @@ std::string Who(const SessionInfo& s) {
 }
 
 // A plain pg_locks dump has no time.
-std::string Time(const Event& ev) { return ev.time.empty() ? "(no time)" : Clean(ev.time); }
+std::string Time(const Event& ev) { return ev.time.empty() ? "(no time)" : DisplayTime(ev); }
 
 
 }  // namespace

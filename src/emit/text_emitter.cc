@@ -21,7 +21,9 @@
 #include "emit/snapshot_text.h"
 #include "emit/text_findings.h"
 #include "emit/text_safety.h"
+#include "emit/time_text.h"
 #include "text/milliseconds.h"
+#include "text/plural.h"
 
 namespace lockgraph {
 namespace {
@@ -81,7 +83,7 @@ class TextEmitter : public Emitter {
     findings_.Add(ev.findings);
     std::ostringstream text;
     if (ev.deadlock) {
-      text << "  " << Clean(ev.time) << "  " << Where(ev) << "  victim " << Clean(ev.deadlock->victim)
+      text << "  " << DisplayTime(ev) << "  " << Where(ev) << "  victim " << Clean(ev.deadlock->victim)
            << '\n';
       deadlock_also_length_.push_back(uint32_t(text.tellp()));
       WriteDeadlock(ev, text);
@@ -206,10 +208,22 @@ class TextEmitter : public Emitter {
 
   static constexpr size_t kOthersListed = 10;
 
+  // "relation names: 16411 accounts, 16420 orders": the OIDs the log's own
+  // records named, for the events shown before the name was learned.
+  static void WriteRelationNames(const std::vector<RelationName>& names, std::ostream& out) {
+    if (names.empty()) return;
+    constexpr size_t kListed = 20;
+    out << "relation names:";
+    for (size_t i = 0; i < names.size() && i < kListed; ++i)
+      out << (i ? ", " : " ") << names[i].relation << " " << Clean(names[i].name);
+    if (names.size() > kListed) out << " and " << names.size() - kListed << " more (--format json lists them)";
+    out << '\n';
+  }
+
   // A deadlock's block but its label ("deadlock 3").
   void WriteDeadlock(const Event& ev, std::ostream& out) const {
     const Deadlock& d = *ev.deadlock;
-    out << "  " << Clean(ev.time) << "  " << Where(ev) << SourceKindNote(ev.source)
+    out << "  " << DisplayTime(ev) << "  " << Where(ev) << SourceKindNote(ev.source)
         << (ev.truncated ? "  [truncated]" : "") << '\n';
     std::string who = Who(ev.session);
     out << "  victim" << (d.victims.size() > 1 ? "s: " : ": ") << VictimsText(d)
@@ -251,7 +265,7 @@ class TextEmitter : public Emitter {
   // A lock wait's block but its label ("lock wait 3").
   void WriteLockWait(const Event& ev, std::ostream& out) const {
     const LockWait& w = *ev.lock_wait;
-    out << "  " << Clean(w.start_time) << "  " << Where(ev) << '\n';
+    out << "  " << DisplayTime(ev) << "  " << Where(ev) << '\n';
     out << "  " << Clean(w.waiter) << " waited " << (w.waited_ms ? Ms(*w.waited_ms) : "?")
         << " for " << Clean(w.mode) << " on " << Clean(w.lock.Label()) << " -> "
         << WaitOutcomeName(w.outcome) << '\n';
@@ -291,6 +305,11 @@ class TextEmitter : public Emitter {
     if (s.repeated_deadlocks || s.repeated_lock_waits)
       out << "repeated: " << s.repeated_deadlocks << " deadlocks and " << s.repeated_lock_waits
           << " lock waits were given again by another input (counted once)\n";
+    WriteRelationNames(s.relation_names, out);
+    if (s.outside_window || s.outside_window_no_time)
+      out << "left out by --since/--until: " << Plural(s.outside_window, "event", "events")
+          << " outside the window, " << Plural(s.outside_window_no_time, "event", "events")
+          << " with no time that could be read\n";
     if (s.snapshots)
       out << "snapshots: " << s.snapshots << " (" << s.chains
           << (s.chains == 1 ? " blocking tree, " : " blocking trees, ") << s.cycles

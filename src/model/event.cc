@@ -48,4 +48,14 @@ const char* EdgeBasisName(EdgeBasis b) {
   return "reported";
 }
 
+const char* ZoneFromName(ZoneFrom z) {
+  switch (z) {
+    case ZoneFrom::kLog: return "log";
+    case ZoneFrom::kOption: return "option";
+    case ZoneFrom::kDefault: return "default";
+    case ZoneFrom::kNone: break;
+  }
+  return "";
+}
+
 }  // namespace lockgraph

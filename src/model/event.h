@@ -248,6 +248,14 @@ struct WaitChange {
   LockTarget previous_lock;
 };
 
+/// Where the zone of an event's time came from (analysis/event_time.h).
+enum class ZoneFrom {
+  kNone,     // the time was not read
+  kLog,      // written with the time: a number, UTC, an abbreviation
+  kOption,   // --timezone
+  kDefault,  // nothing said: read as UTC
+};
+
 enum class EventType {
   kDeadlock, kLockWait, kSnapshot, kChain, kCycle,
   kWaitStarted, kWaitEnded, kWaitChanged, kChainEnded, kCycleEnded
@@ -260,6 +268,8 @@ struct Event {
   std::string engine = "postgresql";
   std::string time;          // as written by the server
   std::optional<int64_t> epoch_ms;  // parsed `time`, when the zone is known
+  std::string time_iso;             // `time` in ISO 8601 with its offset, or empty
+  ZoneFrom time_zone_from = ZoneFrom::kNone;
   SourceSpan source;
   std::string server;  // `watch`: the server polled (masked DSN); no source
   std::optional<int64_t> pid;  // the backend that logged it
@@ -282,5 +292,6 @@ struct Event {
 const char* EventTypeName(EventType t);
 const char* WaitOutcomeName(WaitOutcome o);
 const char* EdgeBasisName(EdgeBasis b);
+const char* ZoneFromName(ZoneFrom z);  // "log", "option", "default"
 
 }  // namespace lockgraph

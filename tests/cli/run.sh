@@ -202,6 +202,8 @@ check "mysql: --redact wins over --show-records" bash -c \
 source "$ROOT/tests/cli/check-ci.sh"
 # shellcheck source=github-action.sh
 source "$ROOT/tests/cli/github-action.sh"
+# shellcheck source=time-window.sh
+source "$ROOT/tests/cli/time-window.sh"
 # shellcheck source=usage-errors.sh
 source "$ROOT/tests/cli/usage-errors.sh"
 

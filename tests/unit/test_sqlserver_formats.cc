@@ -231,6 +231,7 @@ TEST_CASE("sqlserver errorlog: trace flag 1222 with ERRORLOG prefixes, other ses
   CHECK(r.events[0].source.first_line == 3);
   Event plain_event = test::AnalyzeText(plain).events.at(0);
   plain_event.time = r.events[0].time;
+  plain_event.epoch_ms = r.events[0].epoch_ms;  // read from the time (analysis/event_time.h)
   plain_event.source = r.events[0].source;
   CHECK(test::DescribeSqlServerEvent(r.events[0]) == test::DescribeSqlServerEvent(plain_event));
 }
