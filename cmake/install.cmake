@@ -14,7 +14,7 @@ add_custom_command(OUTPUT ${LOCKGRAPH_SHARE_DIR}/stamp
           -P ${PROJECT_SOURCE_DIR}/cmake/generate_share.cmake
   COMMAND ${CMAKE_COMMAND} -E touch ${LOCKGRAPH_SHARE_DIR}/stamp
   DEPENDS lockgraph ${PROJECT_SOURCE_DIR}/cmake/generate_share.cmake ${LOCKGRAPH_MAN_INCLUDES}
-          ${PROJECT_SOURCE_DIR}/packaging/debian/changelog
+          ${PROJECT_SOURCE_DIR}/packaging/debian/changelog ${PROJECT_SOURCE_DIR}/README.md
   COMMENT "Writing man pages and shell completions from lockgraph's --help"
   VERBATIM)
 add_custom_target(lockgraph_share ALL DEPENDS ${LOCKGRAPH_SHARE_DIR}/stamp)
@@ -27,7 +27,7 @@ install(FILES ${LOCKGRAPH_SHARE_DIR}/bash-completion/completions/lockgraph
 install(FILES ${LOCKGRAPH_SHARE_DIR}/zsh/vendor-completions/_lockgraph
         DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright
-        ${LOCKGRAPH_SHARE_DIR}/doc/changelog.gz ${PROJECT_SOURCE_DIR}/README.md
+        ${LOCKGRAPH_SHARE_DIR}/doc/changelog.gz ${LOCKGRAPH_SHARE_DIR}/doc/README.md.gz
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(CODE "set(LOCKGRAPH_PACKAGING_DIR \"${PROJECT_SOURCE_DIR}/packaging\")
   set(LOCKGRAPH_SERVICE_TMP \"${PROJECT_BINARY_DIR}/share/service\")")
