@@ -164,10 +164,23 @@ if command -v zsh >/dev/null; then
   check "zsh: compinit finds _lockgraph for lockgraph" zsh -fc "
     fpath=('$ROOT/usr/share/zsh/vendor-completions' \$fpath)
     autoload -Uz compinit && compinit -u -D && [[ \$_comps[lockgraph] == _lockgraph ]]"
-  check "zsh: every command and the --format values are in _lockgraph" bash -c "
-    for c in $(printf '%s ' $pages | sed 's/lockgraph-//g;s/lockgraph //'); do
-      grep -q \"^    '\$c:\" '$ZSH_SCRIPT' || { echo no \$c; exit 1; }; done
-    grep -q \"(text json ndjson dot sarif junit github codequality html)\" '$ZSH_SCRIPT'"
+  complete_zsh() {  # complete_zsh LINE: the candidates zsh offers at its end
+    zsh -f "$(dirname "$0")/zsh_complete.zsh" "$ROOT/usr/share/zsh/vendor-completions" \
+      "$WORK/zsh-hits" "$1"
+  }
+  check "zsh: lockgraph an<TAB>" same "analyze" "$(complete_zsh 'lockgraph an')"
+  check "zsh: lockgraph <TAB>: every command" \
+    same "$(printf '%s\n' $pages | sed -n 's/^lockgraph-//p' | sort)" "$(complete_zsh 'lockgraph ')"
+  check "zsh: lockgraph analyze --format <TAB>" \
+    same "$(printf '%s\n' codequality dot github html json junit ndjson sarif text)" \
+    "$(complete_zsh 'lockgraph analyze --format ')"
+  check "zsh: lockgraph check --max-<TAB>" \
+    same "$(printf '%s\n' --max-deadlocks --max-lock-wait --max-unparsed --max-wait)" \
+    "$(complete_zsh 'lockgraph check --max-')"
+  check "zsh: lockgraph explain MY00<TAB>" \
+    same "$(printf 'MY00%s\n' 1 2 3 4 5 6 7 8)" "$(complete_zsh 'lockgraph explain MY00')"
+  check "zsh: lockgraph analyze <dir>/pg<TAB>: files" \
+    same "$(printf '%s\n' pg-1.log pg-2.log.gz)" "$(complete_zsh "lockgraph analyze $WORK/logs/pg")"
 fi
 
 # --- systemd unit ---
