@@ -15,9 +15,9 @@ namespace {
 // Values that are rule IDs or names (comma-separated).
 constexpr std::array<std::string_view, 4> kRuleNames = {"rules", "disable", "fail-on", "rule"};
 // TEXT values that are not paths: a shell should offer nothing for them.
-constexpr std::array<std::string_view, 8> kFreeTextNames = {
-    "prefix",        "interval",      "duration", "statement-timeout",
-    "max-lock-wait", "min-lock-wait", "dsn",      "poll-interval"};
+constexpr std::array<std::string_view, 9> kFreeTextNames = {
+    "prefix",        "interval",      "duration",      "statement-timeout", "max-lock-wait",
+    "min-lock-wait", "dsn",           "poll-interval", "output-max-size"};
 constexpr std::array<std::string_view, 1> kDirectoryNames = {"source-root"};
 
 template <size_t N>

@@ -15,9 +15,9 @@ namespace lockgraph {
 namespace {
 
 // man-pages(7)'s order; a section not named here goes before SEE ALSO.
-constexpr std::array<std::string_view, 12> kSectionOrder = {
-    "NAME",        "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS",  "EXIT STATUS",
-    "ENVIRONMENT", "FILES",    "NOTES",       "EXAMPLES", "SEE ALSO", "BUGS"};
+constexpr std::array<std::string_view, 13> kSectionOrder = {
+    "NAME",    "SYNOPSIS",    "DESCRIPTION", "COMMANDS", "OPTIONS",  "EXIT STATUS", "SIGNALS",
+    "ENVIRONMENT", "FILES",   "NOTES",       "EXAMPLES", "SEE ALSO", "BUGS"};
 
 using Sections = std::vector<std::pair<std::string, std::string>>;
 
