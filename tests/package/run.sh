@@ -62,6 +62,14 @@ check "control archive: conffiles, postinst, prerm, postrm" \
   "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -t | sed 's#^\./##' | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')"
 check "conffiles: /etc/default/lockgraph" same "/etc/default/lockgraph" "$(dpkg-deb -I "$DEB" conffiles)"
 
+if command -v lintian >/dev/null; then
+  check "lintian: no error or warning" bash -c \
+    "lintian --fail-on error,warning '$DEB' >'$WORK/lintian' 2>&1; rc=\$?
+     grep -v 'running with root privileges' '$WORK/lintian'; exit \$rc"
+else
+  echo "skip lintian (not installed; optional)"
+fi
+
 # --- inspect: files ---
 dpkg-deb -c "$DEB" | awk '{print $6}' | sed 's#^\./#/#' | grep -v '/$' | sort >"$WORK/paths"
 pages=$("$BIN" manpage --list)
@@ -187,6 +195,7 @@ fi
 UNIT="$ROOT/usr/lib/systemd/system/lockgraph-follow.service"
 check "unit runs 'lockgraph follow' as lockgraph with StateDirectory, LogsDirectory, hardening" bash -c "
   for l in 'ExecStart=/usr/bin/lockgraph follow \$LOCKGRAPH_FOLLOW_ARGS' 'EnvironmentFile=-/etc/default/lockgraph' \
+           'ExecReload=/bin/kill -HUP \$MAINPID' \
            User=lockgraph SupplementaryGroups=adm StateDirectory=lockgraph LogsDirectory=lockgraph \
            ProtectSystem=strict NoNewPrivileges=yes Restart=on-failure; do
     grep -qxF \"\$l\" '$UNIT' || { echo \"missing: \$l\"; exit 1; }; done"
