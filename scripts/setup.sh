@@ -66,6 +66,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # The Debian package (cmake/install.cmake, CTest package: tests/package/run.sh):
 # dpkg-shlibdeps for its Depends, man and groff to find and render the pages,
 # mandoc to lint them, zsh for the zsh completion, systemd-analyze and
-# systemd-sysusers for the unit and its user, adduser for the postinst.
+# systemd-sysusers for the unit and its user, adduser for the postinst,
+# lintian for Debian policy.
 $SUDO apt-get install -y -qq --no-install-recommends \
-  dpkg-dev man-db groff-base mandoc zsh systemd adduser binutils >/dev/null
+  dpkg-dev man-db groff-base mandoc zsh systemd adduser binutils lintian >/dev/null
