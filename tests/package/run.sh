@@ -110,6 +110,9 @@ if command -v systemd-sysusers >/dev/null; then
     grep -q '^lockgraph:x:[0-9]*:[0-9]*:lockgraph follow:/var/lib/lockgraph:/usr/sbin/nologin$' '$ROOT/etc/passwd' &&
     grep -Eq '^adm:x:[0-9]+:(.*,)?lockgraph(,.*)?$' '$ROOT/etc/group'"
 fi
+check "changelog.gz: its first entry is this version (packaging/debian/changelog)" \
+  same "lockgraph ($version) unstable; urgency=medium" \
+  "$(zcat "$ROOT/usr/share/doc/lockgraph/changelog.gz" | head -1)"
 check "installed lockgraph --version" same "lockgraph $version" "$("$ROOT/usr/bin/lockgraph" --version)"
 SAMPLE="$(cd "$(dirname "$0")/../.." && pwd)/samples/postgresql/scenarios.log"
 check "installed lockgraph analyzes a sample as the build's binary does" \
