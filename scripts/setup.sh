@@ -62,3 +62,11 @@ if [ "$i18n_missing" = 1 ]; then $SUDO locale-gen >/dev/null; fi
 # tests/cli/run.sh compress with.
 $SUDO apt-get install -y -qq --no-install-recommends \
   libbz2-dev liblzma-dev libzstd-dev bzip2 xz-utils zstd >/dev/null
+
+# The Debian package (cmake/install.cmake, CTest package: tests/package/run.sh):
+# dpkg-shlibdeps for its Depends, man and groff to find and render the pages,
+# mandoc to lint them, zsh for the zsh completion, systemd-analyze and
+# systemd-sysusers for the unit and its user, adduser for the postinst,
+# lintian for Debian policy.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  dpkg-dev man-db groff-base mandoc zsh systemd adduser binutils lintian >/dev/null

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   lockgraph::AddWatchCommand(app);
   lockgraph::AddRulesCommand(app);
   lockgraph::AddExplainCommand(app);
+  lockgraph::AddCompletionCommand(app);  // hidden; reads the commands above
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -25,10 +25,12 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+// The commands --help lists: hidden ones (`completion`, `manpage`) are neither
+// listed nor suggested.
 std::vector<std::string> CommandNames(const CLI::App& app) {
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-    names.push_back(sub->get_name());
+    if (!sub->get_group().empty()) names.push_back(sub->get_name());
   return names;
 }
 

@@ -34,4 +34,9 @@ void AddWatchCommand(CLI::App& app);
 void AddRulesCommand(CLI::App& app);
 void AddExplainCommand(CLI::App& app);
 
+/// Adds the hidden `completion bash|zsh` and `manpage [COMMAND]`: shell
+/// completions and man pages from the options of every command added to
+/// `app` (before or after this call).
+void AddCompletionCommand(CLI::App& app);
+
 }  // namespace lockgraph
