@@ -62,3 +62,10 @@ if [ "$i18n_missing" = 1 ]; then $SUDO locale-gen >/dev/null; fi
 # tests/cli/run.sh compress with.
 $SUDO apt-get install -y -qq --no-install-recommends \
   libbz2-dev liblzma-dev libzstd-dev bzip2 xz-utils zstd >/dev/null
+
+# Prometheus metrics (src/metrics, docs/metrics.md): cpp-httplib serves
+# /metrics (Debian builds it as a library with OpenSSL, zlib and brotli:
+# their headers come with it); prometheus and promtool for tests/e2e/metrics.sh
+# and tests/metrics/rules.sh; curl to scrape.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  libcpp-httplib-dev libssl-dev libbrotli-dev prometheus curl >/dev/null

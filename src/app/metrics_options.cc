@@ -25,6 +25,7 @@ bool StartMetricsIfAsked(const std::string& command, const MetricsSettings& sett
     err << "lockgraph " << command << ": " << error << '\n';
     return false;
   }
+  err << "lockgraph " << command << ": serving metrics on " << (*service)->url() << '\n';
   return true;
 }
 

@@ -19,8 +19,9 @@ namespace lockgraph {
 /// to `cmd`, stored in `settings` (which must outlive the parse).
 void AddMetricsOptions(CLI::App* cmd, MetricsSettings* settings);
 
-/// Starts serving when --metrics-listen was given. Returns true with
-/// *service null (no metrics asked) or set; false after printing
+/// Starts serving when --metrics-listen was given, and says where on `err`
+/// ("lockgraph COMMAND: serving metrics on http://127.0.0.1:9187/metrics").
+/// Returns true with *service null (no metrics asked) or set; false after printing
 /// "lockgraph COMMAND: <why>" to `err` (exit 2).
 bool StartMetricsIfAsked(const std::string& command, const MetricsSettings& settings,
                          std::unique_ptr<MetricsService>* service, std::ostream& err);

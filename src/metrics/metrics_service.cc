@@ -17,7 +17,14 @@ std::unique_ptr<MetricsService> MetricsService::Start(const MetricsSettings& set
     *error = "--metrics-listen: " + why;
     return nullptr;
   }
+  service->address_ = *address;
   return service;
+}
+
+std::string MetricsService::url() const {
+  const std::string& host = address_.host;
+  return "http://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port()) + "/metrics";
 }
 
 }  // namespace lockgraph

@@ -30,6 +30,8 @@ class MetricsService {
   const MetricRegistry& registry() const { return registry_; }
   /// The port bound (the chosen one when the address asked for port 0).
   int port() const { return server_.port(); }
+  /// "http://127.0.0.1:9187/metrics", with the port bound.
+  std::string url() const;
 
  private:
   explicit MetricsService(const MetricsOptions& options)
@@ -38,6 +40,7 @@ class MetricsService {
   MetricRegistry registry_;
   MetricsObserver observer_;
   MetricsHttpServer server_;
+  ListenAddress address_;
 };
 
 }  // namespace lockgraph

@@ -4,7 +4,10 @@
 // /metrics server. The real scrape is tests/e2e/metrics.sh.
 #include <catch2/catch.hpp>
 
-#include <httplib.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <map>
 #include <sstream>
@@ -34,6 +37,31 @@ double Sample(const std::string& text, const std::string& series) {
   while (std::getline(in, line))
     if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
   return -1;
+}
+
+// The whole HTTP/1.0 response to `GET path` on 127.0.0.1:port ("" when the
+// connection fails): headers and body as the server sent them.
+std::string HttpGet(int port, const std::string& path) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(uint16_t(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string response;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+    std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+    if (write(fd, request.data(), request.size()) == ssize_t(request.size())) {
+      char buf[4096];
+      for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) response.append(buf, size_t(n));
+    }
+  }
+  close(fd);
+  return response;
+}
+
+std::string Body(const std::string& response) {
+  size_t at = response.find("\r\n\r\n");
+  return at == std::string::npos ? "" : response.substr(at + 4);
 }
 
 Report AnalyzeSample(const std::string& name) {
@@ -268,16 +296,13 @@ TEST_CASE("metrics: /metrics served over HTTP", "[metrics]") {
   REQUIRE(service);
   CHECK(error.empty());
   service->observer().OnLines(LineResult::kSkipped, 3);
-  httplib::Client client("127.0.0.1", service->port());
-  auto res = client.Get("/metrics");
-  REQUIRE(res);
-  CHECK(res->status == 200);
-  CHECK(res->get_header_value("Content-Type") == kExpositionContentType);
-  CHECK(res->body == Text(service->registry()));
-  CHECK(Sample(res->body, "lockgraph_log_lines_total{result=\"skipped\"}") == 3);
-  auto missing = client.Get("/nothing");
-  REQUIRE(missing);
-  CHECK(missing->status == 404);
+  std::string res = HttpGet(service->port(), "/metrics");
+  CHECK(res.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+  CHECK(res.find("\r\nContent-Type: " + std::string(kExpositionContentType) + "\r\n") != std::string::npos);
+  CHECK(Body(res) == Text(service->registry()));
+  CHECK(Sample(Body(res), "lockgraph_log_lines_total{result=\"skipped\"}") == 3);
+  CHECK(HttpGet(service->port(), "/nothing").rfind("HTTP/1.1 404 Not Found\r\n", 0) == 0);
+  CHECK(service->url() == "http://127.0.0.1:" + std::to_string(service->port()) + "/metrics");
   // The port is taken now: a second service says so instead of starting.
   settings.listen = "127.0.0.1:" + std::to_string(service->port());
   CHECK_FALSE(MetricsService::Start(settings, &error));
@@ -287,6 +312,40 @@ TEST_CASE("metrics: /metrics served over HTTP", "[metrics]") {
   CHECK_FALSE(MetricsService::Start(settings, &error));
   CHECK(error == "--metrics-listen 'nowhere': give HOST:PORT (127.0.0.1:9187, [::1]:9187, "
                  "localhost:0 for any free port)");
+}
+
+}  // namespace
+}  // namespace lockgraph
+
+namespace lockgraph {
+namespace {
+
+TEST_CASE("metrics: docs/metrics.md lists exactly the families lockgraph declares", "[metrics]") {
+  MetricRegistry r;
+  MetricsOptions options;
+  options.watch = true;
+  MetricsObserver observer(r, options);
+  std::string declared;
+  for (const MetricFamily& f : r.Families()) {
+    declared += f.name + " " + MetricTypeName(f.type) + " ";
+    for (size_t i = 0; i < f.label_names.size(); ++i)
+      declared += (i ? ", " : "") + ("`" + f.label_names[i] + "`");
+    declared += "\n";
+  }
+  std::string doc = test::ReadFile(std::string(LOCKGRAPH_SOURCE_DIR) + "/docs/metrics.md");
+  std::string documented;
+  std::istringstream in(doc);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("| `lockgraph_", 0) != 0) continue;
+    std::vector<std::string> cells;
+    for (size_t at = 1, bar; (bar = line.find(" | ", at)) != std::string::npos && cells.size() < 3; at = bar + 3)
+      cells.push_back(line.substr(at == 1 ? 2 : at, bar - (at == 1 ? 2 : at)));
+    REQUIRE(cells.size() == 3);
+    std::string labels = cells[2] == "(none)" ? "" : cells[2];
+    documented += cells[0].substr(1, cells[0].size() - 2) + " " + cells[1] + " " + labels + "\n";
+  }
+  CHECK(documented == declared);
 }
 
 }  // namespace
