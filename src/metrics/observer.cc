@@ -144,12 +144,12 @@ void MetricsObserver::OnPoll(const std::string& server, const std::map<std::stri
     }
   }
   registry_.Add("lockgraph_polls_total", {server, "ok"});
-  registry_.Set("lockgraph_server_up", {server}, 1);
-  registry_.Set("lockgraph_blocked_sessions", {server}, double(waiting));
-  registry_.Set("lockgraph_longest_lock_wait_seconds", {server}, longest_ms / 1000);
-  registry_.Set("lockgraph_deepest_blocking_chain", {server}, deepest);
-  registry_.Set("lockgraph_idle_in_transaction_root_blockers", {server}, double(idle_roots));
-  registry_.Set("lockgraph_open_lock_cycles", {server}, double(cycles));
+  registry_.SetAll({{"lockgraph_server_up", {server}, 1},
+                    {"lockgraph_blocked_sessions", {server}, double(waiting)},
+                    {"lockgraph_longest_lock_wait_seconds", {server}, longest_ms / 1000},
+                    {"lockgraph_deepest_blocking_chain", {server}, double(deepest)},
+                    {"lockgraph_idle_in_transaction_root_blockers", {server}, double(idle_roots)},
+                    {"lockgraph_open_lock_cycles", {server}, double(cycles)}});
 }
 
 void MetricsObserver::OnPollFailed(const std::string& server) {

@@ -89,6 +89,12 @@ void MetricRegistry::Set(const std::string& name, const std::vector<std::string>
   if (MetricFamily* f = Find(name, MetricType::kGauge, labels.size())) f->series[labels].value = value;
 }
 
+void MetricRegistry::SetAll(const std::vector<GaugeValue>& values) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const GaugeValue& v : values)
+    if (MetricFamily* f = Find(v.name, MetricType::kGauge, v.labels.size())) f->series[v.labels].value = v.value;
+}
+
 void MetricRegistry::Observe(const std::string& name, const std::vector<std::string>& labels,
                              double value) {
   if (std::isnan(value)) return;

@@ -55,6 +55,14 @@ class MetricRegistry {
   void Add(const std::string& name, const std::vector<std::string>& labels, double delta = 1);
   /// Gauge: sets the value.
   void Set(const std::string& name, const std::vector<std::string>& labels, double value);
+  struct GaugeValue {
+    std::string name;
+    std::vector<std::string> labels;
+    double value = 0;
+  };
+  /// Gauges: sets every value at once, so that no scrape sees half of them
+  /// from one poll and half from the one before.
+  void SetAll(const std::vector<GaugeValue>& values);
   /// Histogram: counts one observation.
   void Observe(const std::string& name, const std::vector<std::string>& labels, double value);
   /// Drops one series (a gauge of a server that is down). No-op when absent.

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "app/analyzer.h"
 #include "metrics/exposition.h"
@@ -107,6 +108,29 @@ TEST_CASE("metrics: counters, gauges and a histogram in the exposition format", 
         "# TYPE demo_empty_total counter\n");
   r.Remove("demo_level", {});
   CHECK(Sample(Text(r), "demo_level") == -1);
+}
+
+// Writers on several threads (follow's reader, watch's poller) and a scrape
+// meanwhile: nothing is lost, every scrape is a consistent text.
+TEST_CASE("metrics: the registry is safe to update from several threads", "[metrics]") {
+  MetricRegistry r;
+  REQUIRE(r.Declare("demo_total", MetricType::kCounter, "Events.", {"thread"}));
+  REQUIRE(r.Declare("demo_seconds", MetricType::kHistogram, "Waits.", {}, {1}));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&r, t]() {
+      for (int i = 0; i < 10000; ++i) {
+        r.Add("demo_total", {std::to_string(t % 2)});
+        r.Observe("demo_seconds", {}, i % 2 ? 0.5 : 2);
+      }
+    });
+  for (int i = 0; i < 20; ++i) CHECK(Text(r).rfind("# HELP demo_total Events.\n", 0) == 0);
+  for (std::thread& t : threads) t.join();
+  std::string text = Text(r);
+  CHECK(Sample(text, "demo_total{thread=\"0\"}") == 20000);
+  CHECK(Sample(text, "demo_total{thread=\"1\"}") == 20000);
+  CHECK(Sample(text, "demo_seconds_bucket{le=\"1\"}") == 20000);
+  CHECK(Sample(text, "demo_seconds_count") == 40000);
 }
 
 TEST_CASE("metrics: hostile label values and help text are escaped", "[metrics]") {
