@@ -34,7 +34,12 @@ LG_PG_PORT=$PORT
 LG_WORKDIR="$WORK/scenarios"
 LG_LOGDIR="$PGDIR/log"
 lg_setup >/dev/null && lgw_setup || e2e_fail_all "lg_setup/lgw_setup failed"
-DSN="host=127.0.0.1 port=$PORT user=postgres dbname=$LG_PG_DB"
+# The DSN, and so the `server` label, carries quotes and a backslash: the
+# exposition must escape them for Prometheus to take the scrape at all.
+DSN="host=127.0.0.1 port=$PORT user=postgres dbname=$LG_PG_DB application_name='lg \"metrics\" \\\\ e2e'"
+SERVER=$("$BIN" watch --once --format json "$DSN" 2>"$WORK/once.err" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["servers"][0]["server"])')
+[ -n "$SERVER" ] || { cat "$WORK/once.err"; e2e_fail_all "watch --once failed"; }
 
 "$BIN" watch --format ndjson --interval 200ms --metrics-listen 127.0.0.1:0 "$DSN" \
   >"$WORK/watch.ndjson" 2>"$WORK/watch.err" &
@@ -100,7 +105,6 @@ prom_equals() {
 }
 
 # ---- gauges while the four scenarios hold ---------------------------------------------------
-SERVER="host=127.0.0.1 port=$PORT user=postgres dbname=$LG_PG_DB"
 gauges_while_held() {
   "$BIN" watch --once --format json "$DSN" >"$WORK/once.json" 2>"$WORK/once.err" ||
     { check fail "watch --once" "$(cat "$WORK/once.err")"; return 0; }
