@@ -4,6 +4,7 @@
 
 #include <httplib.h>
 
+#include <csignal>
 #include <chrono>
 #include <sstream>
 #include <thread>
@@ -37,8 +38,16 @@ struct MetricsHttpServer::Impl {
   explicit Impl(const MetricRegistry& r) : registry(r) {}
 };
 
-MetricsHttpServer::MetricsHttpServer(const MetricRegistry& registry)
-    : impl_(std::make_unique<Impl>(registry)) {}
+// httplib::Server's constructor ignores SIGPIPE for the whole process, which
+// would change what a closed stdout does to the command: the disposition is
+// put back, and the server's threads block SIGPIPE instead (Start), so that a
+// scraper hanging up mid-answer gives EPIPE there and nothing elsewhere.
+MetricsHttpServer::MetricsHttpServer(const MetricRegistry& registry) {
+  struct sigaction old_pipe;
+  sigaction(SIGPIPE, nullptr, &old_pipe);
+  impl_ = std::make_unique<Impl>(registry);
+  sigaction(SIGPIPE, &old_pipe, nullptr);
+}
 
 MetricsHttpServer::~MetricsHttpServer() { Stop(); }
 
@@ -69,7 +78,16 @@ std::string MetricsHttpServer::Start(const ListenAddress& address) {
     s.port = address.port;
   }
   if (s.port == 0) return "cannot listen on " + where + " (address in use, or not an address of this host?)";
-  s.thread = std::thread([&s]() { s.server.listen_after_bind(); });
+  // Two workers: a scrape takes milliseconds; the pool's threads are made
+  // by this thread, and inherit its blocked SIGPIPE.
+  s.server.new_task_queue = [] { return new httplib::ThreadPool(2); };
+  s.thread = std::thread([&s]() {
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
+    s.server.listen_after_bind();
+  });
   // stop() does nothing until the loop runs: wait for it, so that a Stop()
   // right after Start() cannot leave the thread listening forever.
   for (int i = 0; i < 5000 && !s.server.is_running(); ++i)

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <arpa/inet.h>
+#include <csignal>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -301,6 +302,40 @@ TEST_CASE("metrics: watch's gauges from one poll, dropped when a poll fails", "[
   CHECK(Sample(text, "lockgraph_blocked_sessions" + l) == -1);
   CHECK(Sample(text, "lockgraph_open_lock_cycles" + l) == -1);
   CHECK(Sample(text, "lockgraph_polls_total{server=\"host=db1 password=***\",result=\"failed\"}") == 1);
+}
+
+// A scraper that hangs up in the middle of a large answer: the server gets
+// EPIPE on its own thread; the process neither dies of SIGPIPE nor has its
+// SIGPIPE disposition changed (a closed stdout still ends a piped command).
+TEST_CASE("metrics: a scraper hanging up does not kill the process", "[metrics]") {
+  struct sigaction before, after;
+  sigaction(SIGPIPE, nullptr, &before);
+  MetricRegistry registry;
+  REQUIRE(registry.Declare("demo_total", MetricType::kCounter, "Many series.", {"n"}));
+  for (int i = 0; i < 50000; ++i) registry.Add("demo_total", {std::to_string(i)});  // about 1 MB
+  auto service = std::make_unique<MetricsHttpServer>(registry);
+  REQUIRE(service->Start(ListenAddress{"127.0.0.1", 0}) == "");
+  sigaction(SIGPIPE, nullptr, &after);
+  CHECK(after.sa_handler == before.sa_handler);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(uint16_t(service->port()));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    const std::string request = "GET /metrics HTTP/1.0\r\n\r\n";
+    REQUIRE(write(fd, request.data(), request.size()) == ssize_t(request.size()));
+    char buf[16];
+    CHECK(read(fd, buf, sizeof buf) > 0);  // the answer has begun
+    linger reset{1, 0};                    // close with RST: the server's next send fails
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    close(fd);
+  }
+  // Still serving, whole answers.
+  std::string res = HttpGet(service->port(), "/metrics");
+  CHECK(res.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+  CHECK(Body(res) == Text(registry));
 }
 
 TEST_CASE("metrics: listen addresses", "[metrics]") {
