@@ -70,3 +70,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # lintian for Debian policy.
 $SUDO apt-get install -y -qq --no-install-recommends \
   dpkg-dev man-db groff-base mandoc zsh systemd adduser binutils lintian >/dev/null
+# Prometheus metrics (src/metrics, docs/metrics.md): cpp-httplib serves
+# /metrics (Debian builds it as a library with OpenSSL, zlib and brotli:
+# their headers come with it); prometheus and promtool for tests/e2e/metrics.sh
+# and tests/metrics/rules.sh; curl to scrape.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  libcpp-httplib-dev libssl-dev libbrotli-dev prometheus curl >/dev/null

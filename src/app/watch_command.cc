@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app/commands.h"
+#include "app/metrics_options.h"
 #include "watch/duration.h"
 #include "watch/watcher.h"
 
@@ -22,6 +23,7 @@ struct WatchArgs {
   std::string color = "auto";
   bool once = false;
   bool redact = false;
+  MetricsSettings metrics;
 };
 
 int RunWatchCommand(const WatchArgs& args) {
@@ -63,6 +65,11 @@ int RunWatchCommand(const WatchArgs& args) {
   std::vector<std::string> dsns = args.dsns;
   if (dsns.empty()) dsns.push_back("");  // PG* variables, service file, defaults
   for (const std::string& dsn : dsns) sources.push_back(MakePqxxSnapshotSource(dsn, settings));
+  MetricsSettings metrics_settings = args.metrics;
+  metrics_settings.options.watch = true;
+  std::unique_ptr<MetricsService> metrics;
+  if (!StartMetricsIfAsked("watch", metrics_settings, &metrics, std::cerr)) return kExitError;
+  if (metrics) options.metrics = &metrics->observer();
   return RunWatch(std::move(sources), options, std::cout, std::cerr);
 }
 
@@ -91,6 +98,7 @@ void AddWatchCommand(CLI::App& app) {
                   "json: one document per changed picture\n"
                   "dot: one Graphviz graph per changed picture")
       ->check(CLI::IsMember({"text", "ndjson", "json", "dot"}))->capture_default_str();
+  AddMetricsOptions(cmd, &args->metrics);
   cmd->add_option("--color", args->color, "Colour in text output: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))->capture_default_str();
   cmd->footer(R"(Examples:

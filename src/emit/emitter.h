@@ -61,6 +61,7 @@ std::unique_ptr<Emitter> MakeJunitEmitter();
 std::unique_ptr<Emitter> MakeGithubEmitter();
 std::unique_ptr<Emitter> MakeCodeQualityEmitter();
 std::unique_ptr<Emitter> MakeHtmlEmitter();
+std::unique_ptr<Emitter> MakePrometheusEmitter();
 
 /// Every builtin emitter, in the order `--help` lists them.
 std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters();

@@ -14,6 +14,7 @@ std::vector<std::unique_ptr<Emitter>> RegisterBuiltinEmitters() {
   emitters.push_back(MakeGithubEmitter());
   emitters.push_back(MakeCodeQualityEmitter());
   emitters.push_back(MakeHtmlEmitter());
+  emitters.push_back(MakePrometheusEmitter());
   return emitters;
 }
 

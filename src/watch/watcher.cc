@@ -111,6 +111,10 @@ class Watcher {
       for (Event& ev : changes) RedactEvent(&ev);
     }
     r->changed = r->changed || s.tracker.shape_changed();
+    if (options_.metrics) {
+      options_.metrics->OnPoll(s.source->label(), s.analysis.backends, s.analysis.events);
+      for (const Event& ev : changes) options_.metrics->OnEvent(ev);
+    }
     for (Event& ev : changes) r->ndjson.push_back(std::move(ev));
     return true;
   }
@@ -118,6 +122,7 @@ class Watcher {
   bool Failed(Server& s, const SnapshotSource::Result& res, Round* r) {
     ++failures_;
     ++s.failed_in_row;
+    if (options_.metrics) options_.metrics->OnPollFailed(s.source->label());
     r->changed = r->changed || !s.failed;
     s.failed = true;
     s.error = res.error;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/observer.h"
 #include "watch/snapshot_source.h"
 
 namespace lockgraph {
@@ -22,6 +23,9 @@ struct WatchOptions {
   bool refresh = false;                 // text: redraw a terminal screen each poll
   bool redact = false;                  // --redact: literals in queries shown as "?"
   double max_backoff_ms = 30000;        // reconnect delay doubles from 1 s up to this
+  /// --metrics-listen: told every poll, every change event (the ndjson
+  /// ones) and every failure; null: no metrics. The caller keeps it alive.
+  MetricsObserver* metrics = nullptr;
 };
 
 /// Runs until --once is done, --duration has passed, or SIGINT / SIGTERM.
