@@ -145,7 +145,7 @@ check "bash: lockgraph an<TAB>" same "analyze" "$(complete_bash lockgraph an)"
 check "bash: lockgraph <TAB>: every command" \
   same "$(printf '%s\n' $pages | sed -n 's/^lockgraph-//p' | sort)" "$(complete_bash lockgraph '')"
 check "bash: lockgraph analyze --format <TAB>" \
-  same "$(printf '%s\n' codequality dot github html json junit ndjson sarif text)" \
+  same "$(printf '%s\n' codequality dot github html json junit ndjson prometheus sarif text)" \
   "$(complete_bash lockgraph analyze --format '')"
 check "bash: lockgraph analyze --format=j<TAB>" \
   same "$(printf '%s\n' json junit)" "$(complete_bash lockgraph analyze --format = j)"
@@ -183,7 +183,7 @@ if command -v zsh >/dev/null; then
   check "zsh: lockgraph <TAB>: every command" \
     same "$(printf '%s\n' $pages | sed -n 's/^lockgraph-//p' | sort)" "$(complete_zsh 'lockgraph ')"
   check "zsh: lockgraph analyze --format <TAB>" \
-    same "$(printf '%s\n' codequality dot github html json junit ndjson sarif text)" \
+    same "$(printf '%s\n' codequality dot github html json junit ndjson prometheus sarif text)" \
     "$(complete_zsh 'lockgraph analyze --format ')"
   check "zsh: lockgraph check --max-<TAB>" \
     same "$(printf '%s\n' --max-deadlocks --max-lock-wait --max-unparsed --max-wait)" \
