@@ -51,6 +51,9 @@ struct Summary {
   uint64_t snapshots = 0;  // pg_locks snapshots (and their chains, cycles)
   uint64_t chains = 0;
   uint64_t cycles = 0;
+  /// "duplicate key value violates unique constraint" errors (23505), read
+  /// for PG016 only: not events of the report.
+  uint64_t unique_violations = 0;
   LineCounts lines;
 };
 
