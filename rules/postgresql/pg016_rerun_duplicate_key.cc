@@ -59,7 +59,7 @@ class RerunDuplicateKey : public Rule {
       by_table_[facts.wait->table].locks.push_back(
           {w.waiter, pg_rules::Where(event),
            w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
-               WaitOutcomeName(w.outcome) + "): " + pg_rules::OneLine(w.statement, 100),
+               WaitOutcomeName(w.outcome) + "): " + pg_rules::OneLine(w.statement, 160),
            LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
       Prune(&by_table_[facts.wait->table]);
     } else if (event.deadlock && facts.deadlock) {
@@ -137,7 +137,7 @@ class RerunDuplicateKey : public Rule {
     for (size_t i = 0; i < errors.size() && i < 5; ++i)
       evidence.push_back(errors[i]->where + ": " + errors[i]->pid + ": duplicate key " +
                          errors[i]->key + " violates " + errors[i]->constraint + ": " +
-                         pg_rules::OneLine(errors[i]->statement, 100));
+                         pg_rules::OneLine(errors[i]->statement, 160));
     for (size_t i = 0; i < locks.size() && i < 5; ++i)
       evidence.push_back(locks[i]->where + ": " + locks[i]->text);
     std::string cols = KeyColumns(first.key);

@@ -236,3 +236,10 @@ TEST_CASE("The lessons' rules stay silent on the other rule samples", "[rules][P
     }
   }
 }
+
+TEST_CASE("PG006 stays silent on the queue's tuple locks: AccessExclusiveLock on a tuple is no DDL",
+          "[rules][PG006]") {
+  CHECK(EventFindings(AnalyzeText(excerpts::kQueue), "PG006").empty());
+  CHECK(EventFindings(AnalyzeSample("postgresql/rules-lessons.log"), "PG006").empty());
+  CHECK(EventFindings(AnalyzeSample("postgresql/rules-lessons-queue.csv"), "PG006").empty());
+}
