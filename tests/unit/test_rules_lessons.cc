@@ -172,12 +172,12 @@ TEST_CASE("PG017 fires once on three workers waiting for one queue row (log)", "
         "and ORDER BY columns.");
   CHECK(f[0].evidence ==
         std::vector<std::string>{
-            "lines 1-4: 23128 waited 1926.4 ms for ShareLock on transaction 734, held by 23105 "
+            "lines 1-13: 23128 waited 1926.4 ms for ShareLock on transaction 734, held by 23105 "
             "(acquired)",
-            "lines 5-7: 23152 waited 1274.4 ms for AccessExclusiveLock on tuple (0,1) of relation "
-            "16411, held by 23128 (acquired)",
-            "lines 8-10: 23175 waited 825.5 ms for AccessExclusiveLock on tuple (0,1) of relation "
-            "16411, held by 23128 (acquired)",
+            "lines 5-15: 23152 waited 1274.4 ms for AccessExclusiveLock on tuple (0,1) of 16411, "
+            "held by 23128 (acquired)",
+            "lines 8-17: 23175 waited 825.5 ms for AccessExclusiveLock on tuple (0,1) of 16411, "
+            "held by 23128 (acquired)",
             "statement: SELECT id, payload FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1 "
             "FOR UPDATE;"});
   // The whole sample: the same finding, and none on the later waits (two at once).
