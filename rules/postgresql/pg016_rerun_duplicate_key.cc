@@ -26,6 +26,7 @@ struct Violation {
 
 struct LockEvent {
   std::string pid, where, text;  // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
+  std::string statement;         // a wait's statement; "" for a deadlock
   std::optional<int64_t> first_ms, last_ms;
 };
 
@@ -59,8 +60,8 @@ class RerunDuplicateKey : public Rule {
       by_table_[facts.wait->table].locks.push_back(
           {w.waiter, pg_rules::Where(event),
            w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
-               WaitOutcomeName(w.outcome) + "): " + pg_rules::OneLine(w.statement, 160),
-           LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
+               WaitOutcomeName(w.outcome) + ")",
+           w.statement, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
       Prune(&by_table_[facts.wait->table]);
     } else if (event.deadlock && facts.deadlock) {
       std::map<std::string, bool> tables;
@@ -68,7 +69,7 @@ class RerunDuplicateKey : public Rule {
         if (!p.wait_table.empty()) tables[p.wait_table] = true;
       for (const auto& [table, unused] : tables)
         by_table_[table].locks.push_back({pid, pg_rules::Where(event),
-                                          "deadlock, victim " + event.deadlock->victim,
+                                          "deadlock, victim " + event.deadlock->victim, "",
                                           LogClockMs(event.time), LogClockMs(event.time)});
     }
   }
@@ -125,22 +126,29 @@ class RerunDuplicateKey : public Rule {
                const std::vector<const Violation*>& errors, const std::vector<const LockEvent*>& locks,
                bool after_own_wait) const {
     const Violation& first = *errors.front();
+    std::string cols = KeyColumns(first.key);
+    // Key values and statements stay out of the message and go to "key: "
+    // and "statement: " lines, which --redact masks (run-level findings).
     std::string message =
         std::to_string(errors.size()) + " duplicate-key error" + (errors.size() == 1 ? "" : "s") +
-        " (23505) on " + table + " (constraint " + constraint +
-        (first.key.empty() ? "" : ", key " + first.key) + ") within " +
-        std::to_string(kNearMs / 1000) + " s of " + std::to_string(locks.size()) +
+        " (23505) on " + table + " (constraint " + constraint + (cols.empty() ? "" : " on " + cols) +
+        ") within " + std::to_string(kNearMs / 1000) + " s of " + std::to_string(locks.size()) +
         " lock wait" + (locks.size() == 1 ? "" : "s") + " or deadlock" +
         (locks.size() == 1 ? "" : "s") + " on " + table +
         (after_own_wait ? "; the failing backend had waited for the lock first" : "");
     std::vector<std::string> evidence;
-    for (size_t i = 0; i < errors.size() && i < 5; ++i)
-      evidence.push_back(errors[i]->where + ": " + errors[i]->pid + ": duplicate key " +
-                         errors[i]->key + " violates " + errors[i]->constraint + ": " +
-                         pg_rules::OneLine(errors[i]->statement, 160));
-    for (size_t i = 0; i < locks.size() && i < 5; ++i)
+    for (size_t i = 0; i < errors.size() && i < 5; ++i) {
+      evidence.push_back(errors[i]->where + ": " + errors[i]->pid +
+                         " failed: duplicate key value violates unique constraint " +
+                         errors[i]->constraint);
+      if (!errors[i]->key.empty()) evidence.push_back("key: " + errors[i]->key);
+      evidence.push_back("statement: " + pg_rules::OneLine(errors[i]->statement, 160));
+    }
+    for (size_t i = 0; i < locks.size() && i < 5; ++i) {
       evidence.push_back(locks[i]->where + ": " + locks[i]->text);
-    std::string cols = KeyColumns(first.key);
+      if (!locks[i]->statement.empty())
+        evidence.push_back("statement: " + pg_rules::OneLine(locks[i]->statement, 160));
+    }
     std::string hint =
         "Two runs of the same work inserted the same rows of " + table + " at the same time: one "
         "waited for the other's uncommitted row and failed with 23505 when that one committed. "

@@ -117,9 +117,10 @@ for kind, label in (("log", "stderr log"), ("csv", "csvlog"), ("json", "jsonlog"
         f"{label}: run-level findings", str(run))
     pg016 = [f for f in doc["findings"] if f["id"] == "PG016"]
     ok = len(pg016) == 1 and pg016[0]["message"] == (
-        "1 duplicate-key error (23505) on invoices (constraint invoices_customer_id_period_key, "
-        "key (customer_id, period)=(1, 2026-11)) within 60 s of 1 lock wait or deadlock on "
-        "invoices; the failing backend had waited for the lock first")
+        "1 duplicate-key error (23505) on invoices (constraint invoices_customer_id_period_key "
+        "on (customer_id, period)) within 60 s of 1 lock wait or deadlock on invoices; the "
+        "failing backend had waited for the lock first") and \
+        "key: (customer_id, period)=(1, 2026-11)" in pg016[0]["evidence"]
     out(ok, f"{label}: PG016 on the re-run's 23505", str([f["message"] for f in pg016]))
     out(doc["summary"].get("unique_violations") == 1, f"{label}: summary counts the 23505",
         str(doc["summary"].get("unique_violations")))
