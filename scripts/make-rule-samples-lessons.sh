@@ -71,6 +71,6 @@ are \`psql -X --csv -f docs/snapshot.sql\` taken while the two scenarios held th
 |---|---|---|
 $(row pooled_advisory "PG015: A took session-level pg_advisory_lock(4242) and is idle (no transaction); B waits for it; snapshot rules-lessons-pooled.csv; A unlocks")
 $(row rerun "PG016: A inserts the 2026-11 invoices of customers 1-5 (UNIQUE (customer_id, period)) and holds its transaction; B inserts the same rows and waits for A; A commits; B fails with 23505")
-$(row queue "PG017: A, B, C, D run SELECT ... WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE; A holds job 1, B, C and D wait; snapshot rules-lessons-queue.csv; then each commits in turn")
+$(row queue "PG017: A, B, C, D run SELECT ... WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE; A holds job 1, B, C and D wait; snapshot rules-lessons-queue.csv; A marks job 1 done and commits; B, C, D commit as each gets a row")
 EOF2
 echo "make-rule-samples-lessons: wrote $OUT/rules-lessons*"

@@ -44,7 +44,7 @@ const char* const kPg015Hint =
     "sent the unlock over another server connection and left this one holding the lock while "
     "it serves other clients. Use pg_advisory_xact_lock inside the transaction that needs it "
     "(released at commit or rollback), or give this worker a session-mode pool. Now: `SELECT "
-    "pg_terminate_backend(22893)` releases the lock.";
+    "pg_terminate_backend(24371)` releases the lock.";
 
 }  // namespace
 
@@ -56,14 +56,14 @@ TEST_CASE("PG015 fires on the idle session holding a session-level advisory lock
   CHECK(f[0].rule_name == "idle-session-advisory-lock");
   CHECK(f[0].severity == Severity::kWarning);
   CHECK(f[0].message ==
-        "22893 (lg_l_pooled_advisory_A) is idle, no transaction open, for 2.1 s and holds "
-        "advisory lock 4242 that 22912 waits for; its last query: SELECT pg_advisory_lock(4242);");
+        "24371 (lg_l_pooled_advisory_A) is idle, no transaction open, for 1.5 s and holds "
+        "advisory lock 4242 that 24384 waits for; its last query: SELECT pg_advisory_lock(4242);");
   CHECK(f[0].hint == kPg015Hint);
   CHECK(f[0].evidence ==
         std::vector<std::string>{
-            "lines 2-3: blocking tree rooted at 22893, state idle",
-            "22893 holds ExclusiveLock on advisory lock [16384,0,4242,1]",
-            "22912 waits for ExclusiveLock on advisory lock [16384,0,4242,1], blocked by 22893"});
+            "lines 2-3: blocking tree rooted at 24371, state idle",
+            "24371 holds ExclusiveLock on advisory lock [16384,0,4242,1]",
+            "24384 waits for ExclusiveLock on advisory lock [16384,0,4242,1], blocked by 24371"});
 }
 
 TEST_CASE("PG015 stays silent when the holder is in a transaction or active", "[rules][PG015]") {
@@ -111,10 +111,10 @@ TEST_CASE("PG016 fires on the re-run's duplicate key after its wait", "[rules][P
       "generate_series(1, 5) g;";
   CHECK(InputNamed(f[0].evidence) ==
         std::vector<std::string>{
-            "input:8-10: 23013 failed: duplicate key value violates unique constraint "
+            "input:8-10: 24656 failed: duplicate key value violates unique constraint "
             "invoices_customer_id_period_key",
             "key: (customer_id, period)=(1, 2026-11)", "statement: " + insert,
-            "input:1-7: 23013 waited 529.1 ms for ShareLock on transaction 732 (acquired)",
+            "input:1-7: 24656 waited 354.9 ms for ShareLock on transaction 732 (acquired)",
             "statement: " + insert});
   // --redact masks the key's values and the statements' literals.
   AnalyzeOptions options;
@@ -147,22 +147,22 @@ TEST_CASE("PG016 fires on the sample in every format, once", "[rules][PG016]") {
 
 TEST_CASE("PG016 stays silent without a lock wait of the table nearby", "[rules][PG016]") {
   std::string text = excerpts::kRerun;
-  std::string error_only = text.substr(text.find("2026-12-03 15:55:17.111 UTC [23013] postgres@lockgraph/lg_l_rerun_B ERROR"));
+  std::string error_only = text.substr(text.find("2026-12-03 16:52:39.878 UTC [24656] postgres@lockgraph/lg_l_rerun_B ERROR"));
   Report alone = AnalyzeText(error_only);
   CHECK(alone.summary.unique_violations == 1);
   CHECK(RunFindings(alone, "PG016").empty());
   // The error on another table than the wait.
   Report other = AnalyzeText(Replace(text, "ERROR:  duplicate key value violates unique constraint \"invoices_customer_id_period_key\"\n"
-                                           "2026-12-03 15:55:17.111 UTC [23013] postgres@lockgraph/lg_l_rerun_B DETAIL:  Key (customer_id, period)=(1, 2026-11) already exists.\n"
-                                           "2026-12-03 15:55:17.111 UTC [23013] postgres@lockgraph/lg_l_rerun_B STATEMENT:  INSERT INTO invoices",
+                                           "2026-12-03 16:52:39.878 UTC [24656] postgres@lockgraph/lg_l_rerun_B DETAIL:  Key (customer_id, period)=(1, 2026-11) already exists.\n"
+                                           "2026-12-03 16:52:39.878 UTC [24656] postgres@lockgraph/lg_l_rerun_B STATEMENT:  INSERT INTO invoices",
                                      "ERROR:  duplicate key value violates unique constraint \"payments_pkey\"\n"
-                                     "2026-12-03 15:55:17.111 UTC [23013] postgres@lockgraph/lg_l_rerun_B DETAIL:  Key (id)=(1) already exists.\n"
-                                     "2026-12-03 15:55:17.111 UTC [23013] postgres@lockgraph/lg_l_rerun_B STATEMENT:  INSERT INTO payments"));
+                                     "2026-12-03 16:52:39.878 UTC [24656] postgres@lockgraph/lg_l_rerun_B DETAIL:  Key (id)=(1) already exists.\n"
+                                     "2026-12-03 16:52:39.878 UTC [24656] postgres@lockgraph/lg_l_rerun_B STATEMENT:  INSERT INTO payments"));
   CHECK(other.summary.unique_violations == 1);
   CHECK(RunFindings(other, "PG016").empty());
   // The error more than 60 s after the wait.
-  Report late = AnalyzeText(Replace(text, "15:55:17.111 UTC [23013] postgres@lockgraph/lg_l_rerun_B ERROR",
-                                    "15:56:17.112 UTC [23013] postgres@lockgraph/lg_l_rerun_B ERROR"));
+  Report late = AnalyzeText(Replace(text, "16:52:39.878 UTC [24656] postgres@lockgraph/lg_l_rerun_B ERROR",
+                                    "16:53:39.879 UTC [24656] postgres@lockgraph/lg_l_rerun_B ERROR"));
   CHECK(RunFindings(late, "PG016").empty());
   // No duplicate key at all: the wait alone.
   CHECK(RunFindings(AnalyzeText(text.substr(0, text.find(error_only))), "PG016").empty());
@@ -175,7 +175,7 @@ TEST_CASE("PG017 fires once on three workers waiting for one queue row (log)", "
   CHECK(f[0].rule_name == "queue-without-skip-locked");
   CHECK(f[0].severity == Severity::kWarning);
   CHECK(f[0].message ==
-        "3 backends (23128, 23152 and 23175) wait at once for rows of jobs in the same SELECT ... "
+        "3 backends (24796, 24819 and 24843) wait at once for rows of jobs in the same SELECT ... "
         "FOR UPDATE ... LIMIT, a queue taken one worker at a time: SELECT id, payload FROM jobs "
         "WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE;");
   CHECK(f[0].hint ==
@@ -188,12 +188,12 @@ TEST_CASE("PG017 fires once on three workers waiting for one queue row (log)", "
         "and ORDER BY columns.");
   CHECK(f[0].evidence ==
         std::vector<std::string>{
-            "lines 1-13: 23128 waited 1926.4 ms for ShareLock on transaction 734, held by 23105 "
+            "lines 1-13: 24796 waited 1208.1 ms for ShareLock on transaction 734, held by 24770 "
             "(acquired)",
-            "lines 5-15: 23152 waited 1274.4 ms for AccessExclusiveLock on tuple (0,1) of 16411, "
-            "held by 23128 (acquired)",
-            "lines 8-17: 23175 waited 825.5 ms for AccessExclusiveLock on tuple (0,1) of 16411, "
-            "held by 23128 (acquired)",
+            "lines 5-15: 24819 waited 839.1 ms for AccessExclusiveLock on tuple (0,1) of 16411, "
+            "held by 24796 (acquired)",
+            "lines 8-17: 24843 waited 521.5 ms for AccessExclusiveLock on tuple (0,1) of 16411, "
+            "held by 24796 (acquired)",
             "statement: SELECT id, payload FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1 "
             "FOR UPDATE;"});
   // The whole sample: the same finding, and none on the later waits (two at once).
@@ -206,16 +206,16 @@ TEST_CASE("PG017 fires on the queue snapshot's tree", "[rules][PG017]") {
   auto f = EventFindings(r, "PG017");
   REQUIRE(f.size() == 1);
   CHECK(f[0].message ==
-        "3 backends (23128, 23152 and 23175) wait at once for rows of jobs in the same SELECT ... "
+        "3 backends (24796, 24819 and 24843) wait at once for rows of jobs in the same SELECT ... "
         "FOR UPDATE ... LIMIT, a queue taken one worker at a time: SELECT id, payload FROM jobs "
         "WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE;");
   CHECK(f[0].evidence ==
         std::vector<std::string>{
-            "lines 2-6: blocking tree rooted at 23105",
-            "23128 waits for ShareLock on transaction 734, blocked by 23105",
-            "23152 waits for AccessExclusiveLock on tuple (0,1) of jobs, blocked by 23128",
-            "23175 waits for AccessExclusiveLock on tuple (0,1) of jobs, blocked by 23128",
-            "23175 waits for AccessExclusiveLock on tuple (0,1) of jobs, blocked by 23152",
+            "lines 2-6: blocking tree rooted at 24770",
+            "24796 waits for ShareLock on transaction 734, blocked by 24770",
+            "24819 waits for AccessExclusiveLock on tuple (0,1) of jobs, blocked by 24796",
+            "24843 waits for AccessExclusiveLock on tuple (0,1) of jobs, blocked by 24796",
+            "24843 waits for AccessExclusiveLock on tuple (0,1) of jobs, blocked by 24819",
             "statement: SELECT id, payload FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1 "
             "FOR UPDATE;"});
 }
@@ -227,7 +227,7 @@ TEST_CASE("PG017 stays silent: two waiters, SKIP LOCKED, no LIMIT, no overlap", 
   for (size_t at = 0; at < text.size();) {
     size_t end = text.find('\n', at);
     std::string line = text.substr(at, end - at + 1);
-    if (line.find("[23175]") == std::string::npos) two += line;
+    if (line.find("[24843]") == std::string::npos) two += line;
     at = end + 1;
   }
   CHECK(EventFindings(AnalyzeText(two), "PG017").empty());
@@ -236,8 +236,8 @@ TEST_CASE("PG017 stays silent: two waiters, SKIP LOCKED, no LIMIT, no overlap", 
   CHECK(EventFindings(AnalyzeText(Replace(text, "ORDER BY id LIMIT 1 FOR UPDATE;", "AND id = 1 FOR UPDATE;")), "PG017").empty());
   CHECK(EventFindings(AnalyzeText(Replace(text, "LIMIT 1 FOR UPDATE;", "LIMIT 1 FOR SHARE;")), "PG017").empty());
   // D's wait starts after B's and C's ended: never three at once.
-  std::string apart = Replace(text, "15:55:21.663 UTC [23175]", "15:55:23.663 UTC [23175]");
-  apart = Replace(apart, "15:55:22.386 UTC [23175]", "15:55:24.386 UTC [23175]");
+  std::string apart = Replace(text, "16:52:41.343 UTC [24843]", "16:52:43.343 UTC [24843]");
+  apart = Replace(apart, "16:52:41.760 UTC [24843]", "16:52:43.760 UTC [24843]");
   CHECK(EventFindings(AnalyzeText(apart), "PG017").empty());
   // The snapshot of the watch scenarios: trees of UPDATEs and DDL.
   CHECK(EventFindings(AnalyzeSample("postgresql/snapshots/snapshot.csv"), "PG017").empty());
