@@ -22,6 +22,9 @@ std::vector<std::unique_ptr<Rule>> RegisterBuiltinRules(const RuleSettings& sett
   rules.push_back(MakePg012DeadlockAtCommit(settings));
   rules.push_back(MakePg013UnbrokenLockCycle(settings));
   rules.push_back(MakePg014IdleInTransactionBlocker(settings));
+  rules.push_back(MakePg015IdleSessionAdvisoryLock(settings));
+  rules.push_back(MakePg016RerunDuplicateKey(settings));
+  rules.push_back(MakePg017QueueWithoutSkipLocked(settings));
   rules.push_back(MakeMs001KeyLookupDeadlock(settings));
   rules.push_back(MakeMs002ConversionDeadlock(settings));
   rules.push_back(MakeMs003SerializableRangeLocks(settings));

@@ -78,6 +78,39 @@ Event MakeDeadlock(const LogRecord& r) {
   return ev;
 }
 
+constexpr std::string_view kUniqueViolation = "duplicate key value violates unique constraint";
+
+// SQLSTATE 23505 in English (csvlog and jsonlog also carry the code; a
+// translated stderr log without %e is not read: docs/rules/PG016.md).
+bool IsUniqueViolation(const LogRecord& r) {
+  return StartsWith(r.message, kUniqueViolation) &&
+         (r.sqlstate.empty() || r.sqlstate == "23505");
+}
+
+// `duplicate key value violates unique constraint "c"`, DETAIL `Key (a, b)=(1, 2)
+// already exists.`: the constraint and the key, for PG016.
+Event MakeUniqueViolation(const LogRecord& r) {
+  Event ev;
+  ev.type = EventType::kUniqueViolation;
+  ev.time = r.time;
+  ev.pid = r.pid;
+  ev.source = r.source;
+  ev.session = r.session;
+  ev.truncated = r.truncated;
+  UniqueViolation u;
+  std::string_view rest = std::string_view(r.message).substr(kUniqueViolation.size());
+  if (rest.size() >= 3 && rest[0] == ' ' && rest[1] == '"' && rest.back() == '"')
+    u.constraint = std::string(rest.substr(2, rest.size() - 3));
+  std::string_view detail = std::string_view(r.detail).substr(0, r.detail.find('\n'));
+  constexpr std::string_view kKey = "Key ", kExists = " already exists.";
+  if (StartsWith(detail, kKey) && detail.size() > kKey.size() + kExists.size() &&
+      detail.substr(detail.size() - kExists.size()) == kExists)
+    u.key = std::string(detail.substr(kKey.size(), detail.size() - kKey.size() - kExists.size()));
+  u.statement = r.statement;
+  ev.unique_violation = std::move(u);
+  return ev;
+}
+
 }  // namespace
 
 PgEventBuilder::PgEventBuilder(ParseSink& sink)
@@ -100,7 +133,8 @@ bool PgEventBuilder::IsInteresting(std::string_view m) {
         Contains(m, " could not obtain "))
       return true;
   } else if (StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
-             StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock")) {
+             StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock") ||
+             StartsWith(m, kUniqueViolation)) {
     return true;
   }
   // A localized server (catalog.h): the same messages, translated. One
@@ -154,6 +188,12 @@ void PgEventBuilder::OnRecord(LogRecord&& record) {
   // Only messages that end waits (errors, cancels) say anything about
   // them; the others are not even assembled on the fast path.
   if (!IsInteresting(record.message)) return;
+  // A unique violation ends no wait (the backend logged "acquired" first):
+  // it goes to the rules alone (PG016).
+  if (IsUniqueViolation(record)) {
+    sink_.OnEvent(MakeUniqueViolation(record));
+    return;
+  }
   if (!IsDeadlockMessage(record.message) &&
       !(record.sqlstate == "40P01" && Contains(record.detail, " waits for "))) {
     waits_->OnOtherRecord(record);

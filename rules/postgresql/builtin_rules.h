@@ -22,5 +22,8 @@ std::unique_ptr<Rule> MakePg011MissingEvidence(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg012DeadlockAtCommit(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg013UnbrokenLockCycle(const RuleSettings& settings);
 std::unique_ptr<Rule> MakePg014IdleInTransactionBlocker(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg015IdleSessionAdvisoryLock(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg016RerunDuplicateKey(const RuleSettings& settings);
+std::unique_ptr<Rule> MakePg017QueueWithoutSkipLocked(const RuleSettings& settings);
 
 }  // namespace lockgraph

@@ -53,8 +53,10 @@ class DdlVsDml : public Rule {
 
   void OnDeadlock(const Event& event, const DeadlockFacts& df, std::vector<Finding>* out) {
     for (const ProcessFacts& p : df.processes) {
+      // A table lock: AccessExclusiveLock on a tuple is the row-lock queue
+      // of FOR UPDATE and DELETE, not DDL.
       bool exclusive = p.wait && p.wait->mode == "AccessExclusiveLock" &&
-                       !LockRelation(p.wait->lock).empty();
+                       p.wait->lock.type == "relation";
       if (!exclusive && !p.statement.ddl) continue;
       std::string table = p.statement.table.empty() ? p.wait_table : p.statement.table;
       std::vector<std::string> evidence = pg_rules::CycleEvidence(event);
@@ -107,7 +109,7 @@ class DdlVsDml : public Rule {
 
   void OnWait(const Event& event, const StatementFacts& st, std::vector<Finding>* out) {
     const LockWait& w = *event.lock_wait;
-    if (LockRelation(w.lock).empty()) return;
+    if (w.lock.type != "relation") return;  // tuple locks are row-lock queues
     const std::string key = w.lock.Key();
     std::string table = st.table.empty() ? LockRelation(w.lock) : st.table;
     if (w.mode == "AccessExclusiveLock") {
@@ -138,7 +140,7 @@ class DdlVsDml : public Rule {
     const BlockingTree& t = *event.chain;
     for (const BlockingTree::Member& m : t.members) {
       const Backend& ddl = m.backend;
-      if (ddl.wait_mode != "AccessExclusiveLock" || LockRelation(ddl.wait_lock).empty()) continue;
+      if (ddl.wait_mode != "AccessExclusiveLock" || ddl.wait_lock.type != "relation") continue;
       std::vector<std::string> behind, ahead;
       for (const WaitEdge& e : t.edges) {
         if (e.blocker == ddl.id) behind.push_back(e.waiter);

@@ -108,6 +108,11 @@ void RedactValues(std::string* text, const LiteralValues& values) {
 std::string RedactEvidence(const std::string& line) {
   if (line.rfind("CONTEXT: ", 0) == 0) return "CONTEXT: " + RedactContextLine(line.substr(9));
   if (line.rfind("statement: ", 0) == 0) return "statement: " + RedactSql(line.substr(11));
+  // A unique violation's "key: (a, b)=(1, x)" (PG016): the columns stay.
+  if (line.rfind("key: ", 0) == 0) {
+    size_t values = line.find(")=(");
+    if (values != std::string::npos) return line.substr(0, values + 2) + "(?)";
+  }
   if (line.rfind("process ", 0) == 0) {
     size_t colon = line.find(": ");
     if (colon != std::string::npos) return line.substr(0, colon + 2) + RedactSql(line.substr(colon + 2));

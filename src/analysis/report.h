@@ -56,6 +56,9 @@ struct Summary {
   /// that could be read (not counted above).
   uint64_t outside_window = 0;
   uint64_t outside_window_no_time = 0;
+  /// "duplicate key value violates unique constraint" errors (23505), read
+  /// for PG016 only: not events of the report.
+  uint64_t unique_violations = 0;
   LineCounts lines;
   /// The relation OIDs the inputs' records named (analysis/relation_map.h).
   std::vector<RelationName> relation_names;

@@ -222,6 +222,14 @@ void Analyzer::CheckUnderstood(const std::vector<std::string>& head, const Input
 void Analyzer::OnEvent(Event&& event) {
   time_->Apply(&event);
   if (!InWindow(event)) return;
+  // A unique violation is evidence for PG016 alone, not an event of the
+  // report (docs/json-schema.md#unique-violations): its record stays counted
+  // as a parsed line, and PG016's run-level finding cites its line.
+  if (event.type == EventType::kUniqueViolation) {
+    ++report_.summary.unique_violations;
+    rules_.OnEvent(&event);
+    return;
+  }
   if (std::optional<size_t> earlier = repeats_.Repeats(event, input_index_)) {
     bool deadlock = event.type == EventType::kDeadlock;
     ++(deadlock ? report_.summary.repeated_deadlocks : report_.summary.repeated_lock_waits);

@@ -291,6 +291,7 @@ json SummaryToJson(const Summary& s) {
     j["chains"] = s.chains;
     j["cycles"] = s.cycles;
   }
+  if (s.unique_violations) j["unique_violations"] = s.unique_violations;
   j["lines"] = LinesToJson(s.lines);
   return j;
 }

@@ -22,6 +22,7 @@ const char* EventTypeName(EventType t) {
     case EventType::kWaitChanged: return "wait_changed";
     case EventType::kChainEnded: return "chain_ended";
     case EventType::kCycleEnded: return "cycle_ended";
+    case EventType::kUniqueViolation: return "unique_violation";
   }
   return "unknown";
 }

@@ -256,13 +256,23 @@ enum class ZoneFrom {
   kDefault,  // nothing said: read as UTC
 };
 
+/// A unique violation (SQLSTATE 23505, "duplicate key value violates unique
+/// constraint"): read for the rules only (PG016 re-run-duplicate-key); the
+/// analyzer never writes it as an event of the report.
+struct UniqueViolation {
+  std::string constraint;  // "invoices_customer_id_period_key"
+  std::string key;         // "(customer_id, period)=(7, 2026-11)" from the DETAIL; "" without it
+  std::string statement;   // the STATEMENT, as logged; "" without it
+};
+
 enum class EventType {
   kDeadlock, kLockWait, kSnapshot, kChain, kCycle,
-  kWaitStarted, kWaitEnded, kWaitChanged, kChainEnded, kCycleEnded
+  kWaitStarted, kWaitEnded, kWaitChanged, kChainEnded, kCycleEnded,
+  kUniqueViolation  // rules only: docs/rules/PG016.md
 };
 
 /// One event. Exactly one of `deadlock`, `lock_wait`, `snapshot`, `chain`,
-/// `cycle`, `wait_change` is set, per `type`.
+/// `cycle`, `wait_change`, `unique_violation` is set, per `type`.
 struct Event {
   EventType type = EventType::kDeadlock;
   std::string engine = "postgresql";
@@ -282,6 +292,7 @@ struct Event {
   std::optional<BlockingTree> chain;     // kChain
   std::optional<WaitCycle> cycle;        // kCycle
   std::optional<WaitChange> wait_change; // kWaitStarted, kWaitEnded, kWaitChanged
+  std::optional<UniqueViolation> unique_violation;  // kUniqueViolation
   /// What the rules found about this event (rules/rule.h), in rule order.
   std::vector<Finding> findings;
   /// Deadlocks: the grouping key that ignores pids, xids, times and literal

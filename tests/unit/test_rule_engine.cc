@@ -16,15 +16,15 @@ using namespace lockgraph::rule_test;
 
 TEST_CASE("registry: permanent IDs in order, kebab-case names, one page each", "[rules][engine]") {
   auto rules = RegisterBuiltinRules(RuleSettings{});
-  REQUIRE(rules.size() == 31);
+  REQUIRE(rules.size() == 34);
   std::set<std::string_view> names;
   for (size_t i = 0; i < rules.size(); ++i) {
     const RuleInfo& info = rules[i]->info();
     // PostgreSQL rules first, then SQL Server's, then MySQL's, each numbered from 1.
-    const bool pg = i < 14, ms = !pg && i < 23;
+    const bool pg = i < 17, ms = !pg && i < 26;
     char id[32];
     std::snprintf(id, sizeof id, pg ? "PG%03zu" : ms ? "MS%03zu" : "MY%03zu",
-                  pg ? i + 1 : ms ? i - 13 : i - 22);
+                  pg ? i + 1 : ms ? i - 16 : i - 25);
     CHECK(info.id == id);
     CHECK(info.engine == (pg ? "postgresql" : ms ? "sqlserver" : "mysql"));
     CHECK(std::regex_match(std::string(info.name), std::regex("[a-z0-9]+(-[a-z0-9]+)+")));
@@ -57,8 +57,9 @@ TEST_CASE("selection: IDs in any case or names; unknown ones are an error", "[ru
   CHECK_FALSE(RuleEngine::CheckSelection(bad, &error));
   CHECK(error ==
         "unknown rule 'PG099', 'no-such-rule' (rules: PG001, PG002, PG003, PG004, PG005, PG006, "
-        "PG007, PG008, PG009, PG010, PG011, PG012, PG013, PG014, MS001, MS002, MS003, MS004, MS005, "
-        "MS006, MS007, MS008, MS009, MY001, MY002, MY003, MY004, MY005, MY006, MY007, MY008; "
+        "PG007, PG008, PG009, PG010, PG011, PG012, PG013, PG014, PG015, PG016, PG017, MS001, "
+        "MS002, MS003, MS004, MS005, MS006, MS007, MS008, MS009, MY001, MY002, MY003, MY004, "
+        "MY005, MY006, MY007, MY008; "
         "`lockgraph rules` lists them)");
 }
 

@@ -1,0 +1,180 @@
+// PG016 re-run-duplicate-key: "duplicate key value violates unique
+// constraint" (23505) errors on a table that lock waits or deadlocks of the
+// same table surround: two runs of one job inserting the same rows at once,
+// the second stopped by the constraint, not by a lock. Run-level: one finding
+// per constraint. docs/rules/PG016.md.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "analysis/log_time.h"
+#include "rules/postgresql/builtin_rules.h"
+#include "rules/rule_text.h"
+
+namespace lockgraph {
+namespace {
+
+// How far apart (either way) an error and a lock event of its table may be.
+constexpr int64_t kNearMs = 60'000;
+// Lock events kept per table before the old ones are pruned.
+constexpr size_t kMaxKept = 4096;
+
+struct Violation {
+  std::string pid, where, constraint, key, statement;
+  std::optional<int64_t> ms;
+};
+
+struct LockEvent {
+  std::string pid, where, text;  // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
+  std::string statement;         // a wait's statement; "" for a deadlock
+  std::optional<int64_t> first_ms, last_ms;
+};
+
+struct Seen {
+  std::vector<Violation> violations;
+  std::vector<LockEvent> locks;
+  size_t prune_at = kMaxKept;  // doubles when pruning keeps most of them
+};
+
+class RerunDuplicateKey : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo kInfo{"PG016", "re-run-duplicate-key", Severity::kWarning,
+                                "duplicate-key errors (23505) next to lock waits on the same "
+                                "table: a job run twice at once, stopped by a UNIQUE key"};
+    return kInfo;
+  }
+
+  void OnEvent(const Event& event, const EventFacts& facts, std::vector<Finding>*) override {
+    std::string pid = event.pid ? std::to_string(*event.pid) : "";
+    if (event.unique_violation) {
+      const UniqueViolation& u = *event.unique_violation;
+      StatementFacts st = ReadStatement(u.statement);
+      if (st.table.empty()) return;  // no STATEMENT: the table is unknown
+      by_table_[st.table].violations.push_back(
+          {pid, pg_rules::Where(event), u.constraint, u.key, u.statement, LogClockMs(event.time)});
+    } else if (event.lock_wait && facts.wait && !facts.wait->table.empty()) {
+      const LockWait& w = *event.lock_wait;
+      char ms[32] = "?";
+      if (w.waited_ms) std::snprintf(ms, sizeof ms, "%.1f", *w.waited_ms);
+      by_table_[facts.wait->table].locks.push_back(
+          {w.waiter, pg_rules::Where(event),
+           w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
+               WaitOutcomeName(w.outcome) + ")",
+           w.statement, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
+      Prune(&by_table_[facts.wait->table]);
+    } else if (event.deadlock && facts.deadlock) {
+      std::map<std::string, bool> tables;
+      for (const ProcessFacts& p : facts.deadlock->processes)
+        if (!p.wait_table.empty()) tables[p.wait_table] = true;
+      for (const auto& [table, unused] : tables)
+        by_table_[table].locks.push_back({pid, pg_rules::Where(event),
+                                          "deadlock, victim " + event.deadlock->victim, "",
+                                          LogClockMs(event.time), LogClockMs(event.time)});
+    }
+  }
+
+  // Memory stays bounded on long logs: a lock event far older than the
+  // newest one can only be near errors already seen, which were paired in
+  // Finish anyway (so it is kept when an error of its table is near it).
+  void Prune(Seen* seen) {
+    if (seen->locks.size() < seen->prune_at || !seen->locks.back().last_ms) return;
+    const int64_t newest = *seen->locks.back().last_ms;
+    std::vector<LockEvent> kept;
+    for (LockEvent& l : seen->locks) {
+      bool old = l.last_ms && *l.last_ms < newest - 2 * kNearMs;
+      bool used = false;
+      for (const Violation& v : seen->violations) used = used || Near(v, l);
+      if (!old || used) kept.push_back(std::move(l));
+    }
+    seen->locks = std::move(kept);
+    seen->prune_at = std::max(kMaxKept, 2 * seen->locks.size());
+  }
+
+  void Finish(const RunFacts&, std::vector<Finding>* out) override {
+    for (const auto& [table, seen] : by_table_) {
+      std::map<std::string, std::vector<const Violation*>> by_constraint;
+      std::map<std::string, std::vector<const LockEvent*>> near;
+      std::map<std::string, bool> after_own_wait;
+      for (const Violation& v : seen.violations)
+        for (const LockEvent& l : seen.locks) {
+          if (!Near(v, l)) continue;
+          if (by_constraint[v.constraint].empty() || by_constraint[v.constraint].back() != &v)
+            by_constraint[v.constraint].push_back(&v);
+          AddOnce(&near[v.constraint], &l);
+          if (!v.pid.empty() && v.pid == l.pid) after_own_wait[v.constraint] = true;
+        }
+      for (const auto& [constraint, errors] : by_constraint)
+        out->push_back(Make(table, constraint, errors, near[constraint], after_own_wait[constraint]));
+    }
+  }
+
+ private:
+  // Times known on both sides and within kNearMs of the lock event's span.
+  static bool Near(const Violation& v, const LockEvent& l) {
+    if (!v.ms || !l.first_ms || !l.last_ms) return false;
+    return *v.ms >= *l.first_ms - kNearMs && *v.ms <= *l.last_ms + kNearMs;
+  }
+
+  static void AddOnce(std::vector<const LockEvent*>* list, const LockEvent* l) {
+    for (const LockEvent* e : *list)
+      if (e == l) return;
+    list->push_back(l);
+  }
+
+  Finding Make(const std::string& table, const std::string& constraint,
+               const std::vector<const Violation*>& errors, const std::vector<const LockEvent*>& locks,
+               bool after_own_wait) const {
+    const Violation& first = *errors.front();
+    std::string cols = KeyColumns(first.key);
+    // Key values and statements stay out of the message and go to "key: "
+    // and "statement: " lines, which --redact masks (run-level findings).
+    std::string message =
+        std::to_string(errors.size()) + " duplicate-key error" + (errors.size() == 1 ? "" : "s") +
+        " (23505) on " + table + " (constraint " + constraint + (cols.empty() ? "" : " on " + cols) +
+        ") within " + std::to_string(kNearMs / 1000) + " s of " + std::to_string(locks.size()) +
+        " lock wait" + (locks.size() == 1 ? "" : "s") + " or deadlock" +
+        (locks.size() == 1 ? "" : "s") + " on " + table +
+        (after_own_wait ? "; the failing backend had waited for the lock first" : "");
+    std::vector<std::string> evidence;
+    for (size_t i = 0; i < errors.size() && i < 5; ++i) {
+      evidence.push_back(errors[i]->where + ": " + errors[i]->pid +
+                         " failed: duplicate key value violates unique constraint " +
+                         errors[i]->constraint);
+      if (!errors[i]->key.empty()) evidence.push_back("key: " + errors[i]->key);
+      evidence.push_back("statement: " + pg_rules::OneLine(errors[i]->statement, 160));
+    }
+    for (size_t i = 0; i < locks.size() && i < 5; ++i) {
+      evidence.push_back(locks[i]->where + ": " + locks[i]->text);
+      if (!locks[i]->statement.empty())
+        evidence.push_back("statement: " + pg_rules::OneLine(locks[i]->statement, 160));
+    }
+    std::string hint =
+        "Two runs of the same work inserted the same rows of " + table + " at the same time: one "
+        "waited for the other's uncommitted row and failed with 23505 when that one committed. "
+        "A lock (advisory or FOR UPDATE) only stops runs that overlap, never a re-run after the "
+        "first committed; the UNIQUE key on the run's natural key is what stops the double "
+        "work, so keep " + constraint + " (or add one) on that key" +
+        (cols.empty() ? "" : " " + cols) + ", and write INSERT ... ON CONFLICT " +
+        (cols.empty() ? "" : cols + " ") + "DO NOTHING so that a re-run or an overlapping run "
+        "skips the rows already made instead of failing and rolling back its whole batch.";
+    return MakeFinding(std::move(message), std::move(hint), std::move(evidence));
+  }
+
+  // "(customer_id, period)=(7, 2026-11)" -> "(customer_id, period)".
+  static std::string KeyColumns(const std::string& key) {
+    if (key.empty() || key[0] != '(') return "";
+    size_t end = key.find(")=(");
+    return end == std::string::npos ? "" : key.substr(0, end + 1);
+  }
+
+  std::map<std::string, Seen> by_table_;
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> MakePg016RerunDuplicateKey(const RuleSettings&) {
+  return std::make_unique<RerunDuplicateKey>();
+}
+
+}  // namespace lockgraph
