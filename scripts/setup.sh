@@ -62,3 +62,6 @@ if [ "$i18n_missing" = 1 ]; then $SUDO locale-gen >/dev/null; fi
 # tests/cli/run.sh compress with.
 $SUDO apt-get install -y -qq --no-install-recommends \
   libbz2-dev liblzma-dev libzstd-dev bzip2 xz-utils zstd >/dev/null
+
+# tests/fleet/check.py (CTest fleet_configs) parses the YAML shipper configs of docs/fleet/.
+$SUDO apt-get install -y -qq --no-install-recommends python3-yaml >/dev/null
