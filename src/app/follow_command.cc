@@ -15,16 +15,16 @@ namespace {
 volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_reopen = 0;
 
-extern "C" void OnStopSignal(int) { g_stop = 1; }
-extern "C" void OnHangup(int) { g_reopen = 1; }
+extern "C" void LockgraphFollowOnStop(int) { g_stop = 1; }
+extern "C" void LockgraphFollowOnHangup(int) { g_reopen = 1; }
 
 void InstallHandlers() {
   struct sigaction sa = {};
-  sa.sa_handler = OnStopSignal;
+  sa.sa_handler = LockgraphFollowOnStop;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
-  sa.sa_handler = OnHangup;
+  sa.sa_handler = LockgraphFollowOnHangup;
   sigaction(SIGHUP, &sa, nullptr);
   sa.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &sa, nullptr);  // a closed stdout is a write error, reported

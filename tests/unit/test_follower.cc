@@ -12,6 +12,7 @@
 
 #include "app/command_util.h"
 #include "app/follower.h"
+#include "emit/event_json.h"
 #include "support.h"
 
 namespace lockgraph {
@@ -60,7 +61,7 @@ std::vector<std::string> AnalyzeEvents(const std::vector<std::string>& paths) {
 
 /// One `lockgraph follow --once --state STATE --output OUT TARGETS`.
 int FollowOnce(const std::vector<std::string>& targets, const std::string& state,
-               const std::string& output) {
+               const std::string& output, FollowObserver* observer = nullptr) {
   FollowOptions options;
   options.targets = targets;
   options.state_path = state;
@@ -69,7 +70,8 @@ int FollowOnce(const std::vector<std::string>& targets, const std::string& state
   options.quiet_ms = 5;
   options.poll_ms = 20;
   options.analyze.collect_events = false;
-  Follower follower(options, nullptr);
+  options.finish_ms = 0;
+  Follower follower(options, observer);
   return follower.Run({});
 }
 
@@ -123,6 +125,78 @@ TEST_CASE("follower: growing in pieces with a restart after each, nothing twice 
     FollowInPieces(sample, 7);
     FollowInPieces(sample, 53);
   }
+}
+
+/// Event lines without source.file (a file renamed or copied since).
+std::vector<std::string> WithoutFile(std::vector<std::string> lines) {
+  for (std::string& line : lines) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    j["source"].erase("file");
+    line = j.dump();
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+TEST_CASE("follower: logrotate copytruncate, then create, between runs", "[follow]") {
+  const std::string dir = FreshDir("logrotate");
+  const std::string log = dir + "/postgresql.log";
+  const std::vector<std::string> lines = SampleLines("scenarios.log");
+  size_t third = lines.size() / 3, two_thirds = 2 * lines.size() / 3;
+  while (!StartsMessage(lines[third])) ++third;
+  while (!StartsMessage(lines[two_thirds])) ++two_thirds;
+  const std::string state = dir + "/state.json", out = dir + "/events.ndjson";
+  Append(log, lines, 0, third);
+  REQUIRE(FollowOnce({dir}, state, out) == 0);
+  fs::copy_file(log, log + ".1");  // copytruncate
+  fs::resize_file(log, 0);
+  Append(log, lines, third, two_thirds);
+  REQUIRE(FollowOnce({dir}, state, out) == 0);
+  fs::rename(log + ".1", log + ".2");  // create
+  fs::rename(log, log + ".1");
+  Append(log, lines, two_thirds, lines.size());
+  REQUIRE(FollowOnce({dir}, state, out) == 0);
+  const std::vector<std::string> expected =
+      WithoutFile(AnalyzeEvents({log + ".2", log + ".1", log}));
+  CHECK(expected.size() > 40);
+  CHECK(WithoutFile(Lines(test::ReadFile(out))) == expected);
+}
+
+class CountingObserver : public FollowObserver {
+ public:
+  void OnEvent(const Event& event) override { ++events; }
+  void OnFinding(const Finding& finding, const Event& event) override { ++findings; }
+  void OnLines(const std::string& file, const LineCounts& added) override {
+    lines.total += added.total;
+    lines.parsed += added.parsed;
+    lines.skipped += added.skipped;
+    lines.unparsed += added.unparsed;
+  }
+  uint64_t events = 0, findings = 0;
+  LineCounts lines;
+};
+
+TEST_CASE("follower: the observer is told each event, finding and line once, across restarts",
+          "[follow]") {
+  const std::string dir = FreshDir("observer");
+  const std::string log = dir + "/pg.log";
+  const std::vector<std::string> lines = SampleLines("scenarios.log");
+  CountingObserver seen;
+  for (size_t from = 0, to = 0; from < lines.size(); from = to) {
+    to = std::min(lines.size(), from + 300);
+    while (to < lines.size() && !StartsMessage(lines[to])) ++to;
+    Append(log, lines, from, to);
+    REQUIRE(FollowOnce({log}, dir + "/state.json", dir + "/events.ndjson", &seen) == 0);
+  }
+  const Report report = test::AnalyzeText(test::ReadFile(log));
+  uint64_t findings = 0;
+  for (const Event& e : report.events) findings += e.findings.size();
+  CHECK(seen.events == report.events.size());
+  CHECK(seen.findings == findings);
+  CHECK(seen.lines.total == lines.size());
+  CHECK(seen.lines.parsed == report.summary.lines.parsed);
+  CHECK(seen.lines.skipped == report.summary.lines.skipped);
+  CHECK(seen.lines.unparsed == report.summary.lines.unparsed);
 }
 
 }  // namespace
