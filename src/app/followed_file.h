@@ -27,6 +27,11 @@ struct Followed {
   int64_t last_data_ms = 0;
   int64_t mtime_ms = 0;
   uint64_t sniff_size = 0;  // size when its format was last looked for
+  /// The format was chosen on fewer than 200 lines: it is chosen again as
+  /// lines come (a prefix told from a few startup lines may be wrong).
+  bool provisional = false;
+  std::string decision;     // format, detected detail and framing chosen
+  size_t sniff_lines = 0;   // lines the decision was made on
   ~Followed() {
     if (fd >= 0) close(fd);
   }

@@ -68,6 +68,10 @@ class Follower : public ParseSink, public EventStream {
   void AddNewFiles(int64_t now_ms);
   void Poll(Followed& f, int64_t now_ms);
   bool OpenFormat(Followed& f, int64_t now_ms);
+  /// While f's format is provisional: chooses it again on the lines there
+  /// are now; when the choice changes, reads the file again from its start
+  /// with the new parser (the events already written are not written again).
+  void Resniff(Followed& f);
   void ReadNew(Followed& f, bool to_the_end);
   void FeedLine(Followed& f, std::string_view line);
   void OnTruncated(Followed& f);

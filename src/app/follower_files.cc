@@ -63,6 +63,13 @@ bool SameStart(int a, int b) {
   return len > 0 && std::memcmp(x, y, static_cast<size_t>(len)) == 0;
 }
 
+/// "stderr (%m [%p] )", "csvlog", "stderr (...) in kubectl frames".
+std::string DecisionOf(const InputFormat& format, const std::string& detected,
+                       const FramingChoice& framing) {
+  return format.Name() + (detected.empty() ? "" : " (" + detected + ")") +
+         (framing.framing ? " in " + framing.framing->Name() + " frames" : "");
+}
+
 LineCounts Minus(const LineCounts& a, const LineCounts& b) {
   return {a.total - b.total, a.parsed - b.parsed, a.skipped - b.skipped, a.unparsed - b.unparsed,
           a.unattached - b.unattached};
@@ -90,6 +97,7 @@ void Follower::Poll(Followed& f, int64_t now_ms) {
   if (f.st.offset != before) {
     f.last_data_ms = now_ms;
     f.dirty = true;
+    if (f.provisional) Resniff(f);
   }
   if (f.dirty && now_ms - f.last_data_ms >= options_.quiet_ms) {
     current_ = &f;
@@ -136,9 +144,30 @@ bool Follower::OpenFormat(Followed& f, int64_t now_ms) {
                                                 head, *this)
                              : format->CreateParser(f.name, parse, detected, *this);
   f.parser->Prepare(head);
-  Note(f, "format " + format->Name() + (detected.empty() ? "" : " (" + detected + ")") +
-              (framing.framing ? " in " + framing.framing->Name() + " frames" : ""));
+  f.decision = DecisionOf(*format, detected, framing);
+  f.provisional = head.size() < kSniffLines;
+  f.sniff_lines = head.size();
+  Note(f, "format " + f.decision);
   return true;
+}
+
+void Follower::Resniff(Followed& f) {
+  const std::vector<std::string> head = HeadLines(f.fd);
+  if (head.size() <= f.sniff_lines) return;
+  std::string detected, error;
+  FramingChoice framing;
+  const InputFormat* format = analyzer_.ChooseFormat(head, f.name, &detected, &framing, &error);
+  f.sniff_lines = head.size();
+  f.provisional = head.size() < kSniffLines;
+  if (!format || DecisionOf(*format, detected, framing) == f.decision) return;
+  // Chosen again from the start, as analyze would choose it on these lines.
+  Note(f, "format " + DecisionOf(*format, detected, framing) + " (more lines tell): read again");
+  f.parser.reset();
+  f.suppress += f.st.events;  // written, whatever the new parser makes of them
+  f.resume_lines = std::max(f.resume_lines, f.st.lines);
+  f.st.offset = f.st.lines = f.st.events = 0;
+  f.sniff_size = 0;
+  if (OpenFormat(f, f.last_data_ms + options_.quiet_ms)) ReadNew(f, false);  // no pause to wait for
 }
 
 void Follower::ReadNew(Followed& f, bool to_the_end) {

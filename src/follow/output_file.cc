@@ -34,12 +34,31 @@ bool OutputFile::Open(std::string* error) {
 }
 
 bool OutputFile::Write(std::string_view batch, std::string* error) {
-  if (!path_.empty() && max_size_ && size_ > 0 && size_ + batch.size() > max_size_ &&
-      !Rotate(error))
-    return false;
+  if (path_.empty() || max_size_ == 0) return WriteRaw(batch, error);
+  // Whole lines into each file; a line longer than max_size_ alone in one.
+  size_t start = 0;
+  while (start < batch.size()) {
+    size_t end = start;
+    while (end < batch.size()) {
+      size_t next = batch.find('\n', end);
+      next = next == std::string_view::npos ? batch.size() : next + 1;
+      if (end > start && size_ + (next - start) > max_size_) break;
+      end = next;
+    }
+    if (size_ > 0 && size_ + (end - start) > max_size_) {
+      if (!Rotate(error)) return false;
+      continue;
+    }
+    if (!WriteRaw(batch.substr(start, end - start), error)) return false;
+    start = end;
+  }
+  return true;
+}
+
+bool OutputFile::WriteRaw(std::string_view bytes, std::string* error) {
   size_t done = 0;
-  while (done < batch.size()) {
-    ssize_t n = write(fd_, batch.data() + done, batch.size() - done);
+  while (done < bytes.size()) {
+    ssize_t n = write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       *error = (path_.empty() ? std::string("stdout") : path_) + ": " + std::strerror(errno);
@@ -47,7 +66,7 @@ bool OutputFile::Write(std::string_view batch, std::string* error) {
     }
     done += static_cast<size_t>(n);
   }
-  size_ += batch.size();
+  size_ += bytes.size();
   return true;
 }
 
@@ -79,9 +98,20 @@ bool OutputFile::Rotate(std::string* error) {
 }
 
 uint64_t OutputFile::CutBackTo(const FileId& id, uint64_t size) {
-  if (path_.empty() || !(id == id_) || size_ <= size) return 0;
-  if (ftruncate(fd_, static_cast<off_t>(size)) != 0) return 0;
-  const uint64_t cut = size_ - size;
+  if (path_.empty() || !id.valid()) return 0;
+  uint64_t cut = 0;
+  if (!(id == id_)) {
+    // Rotated after the last save: the saved file is FILE.1 now, and all
+    // of FILE came after the save.
+    const std::string older = path_ + ".1";
+    const std::optional<FileStat> st = StatPath(older);
+    if (!st || !(st->id == id) || st->size < size) return 0;
+    if (st->size > size && truncate(older.c_str(), static_cast<off_t>(size)) == 0)
+      cut += st->size - size;
+    size = 0;
+  }
+  if (size_ <= size || ftruncate(fd_, static_cast<off_t>(size)) != 0) return cut;
+  cut += size_ - size;
   size_ = size;
   return cut;
 }

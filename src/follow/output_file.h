@@ -23,16 +23,17 @@ class OutputFile {
 
   /// Opens (appending, creating); false and *error when it cannot.
   bool Open(std::string* error);
-  /// Writes `batch` (whole lines), rotating first when it would pass
-  /// max_size. False and *error on a write error.
+  /// Writes `batch` (whole lines), rotating between two lines where the
+  /// next would pass max_size. False and *error on a write error.
   bool Write(std::string_view batch, std::string* error);
   /// fdatasync of a file; nothing for stdout.
   void Sync();
   /// Closes and opens the path again (after logrotate moved the file).
   bool Reopen(std::string* error);
-  /// Cuts the file back to `size` bytes when it is the file `id` and is
-  /// longer (events written after the last state save; resume writes
-  /// them again). Returns the bytes cut.
+  /// Cuts back what was written after the last state save, which saw the
+  /// file `id` at `size` bytes (resume writes those events again): the
+  /// file itself when it is `id`; when `id` was rotated to FILE.1 since,
+  /// FILE.1 back to `size` and all of FILE. Returns the bytes cut.
   uint64_t CutBackTo(const FileId& id, uint64_t size);
 
   bool is_stdout() const { return fd_ == 1 && path_.empty(); }
@@ -42,6 +43,7 @@ class OutputFile {
 
  private:
   bool Rotate(std::string* error);
+  bool WriteRaw(std::string_view bytes, std::string* error);
 
   std::string path_;
   uint64_t max_size_;

@@ -89,7 +89,22 @@ LOGDIR="$PGDIR/log"
 LG_PG_PORT=$PORT
 LG_WORKDIR="$WORK/scenarios"
 lg_setup >/dev/null || e2e_fail_all "lg_setup failed"
-rotate() { sleep 1.1; _lg_psql -d postgres -c "select pg_rotate_logfile()" >/dev/null; sleep 0.3; }
+# scripts/scenarios.sh reads LG_LOGDIR/postgresql.{log,csv}: links to the newest files.
+LG_LOGDIR="$WORK/current"
+mkdir -p "$LG_LOGDIR"
+link_current() {
+  local ext
+  for ext in log csv; do
+    ln -sfn "$(ls "$LOGDIR"/postgresql-*."$ext" | sort | tail -n1)" "$LG_LOGDIR/postgresql.$ext"
+  done
+}
+link_current
+rotate() {
+  sleep 1.1
+  _lg_psql -d postgres -c "select pg_rotate_logfile()" >/dev/null
+  sleep 0.3
+  link_current
+}
 
 start_follow log --state "$WORK/log.state" --output "$WORK/log.ndjson" "$LOGDIR/*.log"
 LOG_PID=$FOLLOW_PID

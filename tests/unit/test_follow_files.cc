@@ -148,6 +148,28 @@ TEST_CASE("output file: rotates by size keeping N, cuts back what a state did no
   CHECK(test::ReadFile(path + ".1") == "{\"n\":3}\n{\"n\":4}\n");
   CHECK(test::ReadFile(path + ".2") == "{\"n\":1}\n{\"n\":2}\n");
   CHECK_FALSE(fs::exists(path + ".3"));
+  {  // a batch that passes the size is cut between two lines
+    OutputFile out(path, 20, 2);
+    REQUIRE(out.Open(&error));
+    REQUIRE(out.Write("{\"n\":6}\n{\"n\":7}\n{\"n\":8}\n", &error));
+  }
+  CHECK(test::ReadFile(path) == "{\"n\":7}\n{\"n\":8}\n");
+  CHECK(test::ReadFile(path + ".1") == "{\"n\":5}\n{\"n\":6}\n");
+  CHECK(test::ReadFile(path + ".2") == "{\"n\":3}\n{\"n\":4}\n");
+  {  // a crash after a rotation that followed the last save: FILE.1 and FILE cut back
+    OutputFile out(path, 20, 2);
+    REQUIRE(out.Open(&error));
+    const FileId saved = out.id();
+    REQUIRE(out.Write("{\"n\":9}\n", &error));
+    OutputFile resumed(path, 20, 2);
+    REQUIRE(resumed.Open(&error));
+    CHECK(resumed.CutBackTo(saved, 8) == 16);
+  }
+  CHECK(test::ReadFile(path + ".1") == "{\"n\":7}\n");
+  CHECK(test::ReadFile(path) == "");
+  fs::remove(path + ".1");
+  fs::remove(path + ".2");
+  WriteText(path, "{\"n\":5}\n");
   OutputFile again(path, 0, 2);
   REQUIRE(again.Open(&error));
   REQUIRE(again.Write("{\"n\":6}\n", &error));
