@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "app/command_util.h"
 #include "app/follower.h"
@@ -197,6 +198,35 @@ TEST_CASE("follower: the observer is told each event, finding and line once, acr
   CHECK(seen.lines.parsed == report.summary.lines.parsed);
   CHECK(seen.lines.skipped == report.summary.lines.skipped);
   CHECK(seen.lines.unparsed == report.summary.lines.unparsed);
+}
+
+TEST_CASE("follower: a file begun with startup lines only is read again once its prefix shows",
+          "[follow]") {
+  // The first lines a server writes carry no session: "%m [%p] " fits them,
+  // the sample's "%m [%p] %q%u@%d/%a " shows only with the first session.
+  const std::string dir = FreshDir("resniff");
+  const std::string log = dir + "/postgresql.log";
+  const std::vector<std::string> lines = SampleLines("scenarios.log");
+  FollowOptions options;
+  options.targets = {dir};
+  options.output_path = dir + "/events.ndjson";
+  options.quiet_ms = 5;
+  options.poll_ms = 10;
+  options.analyze.collect_events = false;
+  volatile std::sig_atomic_t stop = 0;
+  Follower follower(options, nullptr);
+  int rc = -1;
+  std::thread run([&] { rc = follower.Run({&stop, nullptr}); });
+  Append(log, lines, 0, 5);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  Append(log, lines, 5, lines.size());
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  stop = 1;
+  run.join();
+  CHECK(rc == 0);
+  const std::vector<std::string> expected = AnalyzeEvents({log});
+  CHECK(expected.size() > 40);
+  CHECK(SortedLines(dir + "/events.ndjson") == expected);
 }
 
 }  // namespace
