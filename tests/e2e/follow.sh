@@ -198,7 +198,21 @@ else
 fi
 compare "create, copytruncate and $KILLS SIGKILLs" "$WORK/gen.ndjson" --any-file "$GEN"/postgresql.log*
 
-# ---- 3. output rotation, SIGHUP, exit codes ---------------------------------------------
+# ---- 3. latency, output rotation, SIGHUP, exit codes ------------------------------------
+mkdir -p "$WORK/lat"
+start_follow lat --output "$WORK/lat.ndjson" "$WORK/lat"
+LATPID=$FOLLOW_PID
+LAT=$(python3 "$HERE/follow_latency.py" "$ROOT/samples/postgresql/scenarios.log" "$WORK/lat" \
+  "$WORK/lat.ndjson" 10)
+stop_follow lat "$LATPID"
+MAXQ=$(echo "$LAT" | sed -n 's/^quiet: median [0-9]* ms, max \([0-9]*\) ms.*/\1/p')
+MAXN=$(echo "$LAT" | sed -n 's/.*next message: median [0-9]* ms, max \([0-9]*\) ms$/\1/p')
+if [ -n "$MAXQ" ] && [ -n "$MAXN" ] && [ "$MAXQ" -le 150 ] && [ "$MAXN" -le 150 ]; then
+  check pass "latency of a deadlock event over 10 rounds (<= 150 ms)" "$LAT"
+else
+  check fail "latency of a deadlock event" "$LAT"
+fi
+
 OUT="$WORK/rot"
 mkdir -p "$OUT/logs"
 cp "$ROOT/samples/postgresql/scenarios.json" "$OUT/logs/"
