@@ -72,6 +72,11 @@ void AddFollowCommand(CLI::App& app) {
       "follow", "Follow growing server logs across rotation; one NDJSON event per deadlock and "
                 "lock wait as it happens");
   AddReadOptions(cmd, &args->read);
+  // Shared with analyze, but here: targets, not stdin; and one thread (the
+  // events of each file are counted as it is read).
+  cmd->get_option("files")->description(
+      "FILE, DIR (its files) or GLOB (quoted) to follow, also files that appear later");
+  cmd->remove_option(cmd->get_option("--threads"));
   FollowOptions& o = args->options;
   cmd->add_option("--state", o.state_path,
                   "State file: resume exactly where the last run stopped (written atomically "
