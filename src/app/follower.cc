@@ -137,11 +137,8 @@ int Follower::Look(int64_t now_ms) {
 void Follower::AddNewFiles(int64_t now_ms) {
   for (const std::string& path : ExpandTargets(options_.targets)) {
     std::optional<FileStat> st = StatPath(path);
-    if (!st || KnownId(st->id) || st->id == output_.id() || st->size == 0) continue;
-    if (!options_.state_path.empty()) {
-      std::optional<FileStat> own = StatPath(options_.state_path);
-      if (own && own->id == st->id) continue;
-    }
+    if (!st || st->id == output_.id() || st->size == 0 || IsOwnFile(path)) continue;
+    if (KnownId(st->id) && !ForgetReusedId(st->id, path)) continue;
     auto f = std::make_unique<Followed>();
     f->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (f->fd < 0) continue;  // unreadable now: looked at again next time
@@ -154,6 +151,32 @@ void Follower::AddNewFiles(int64_t now_ms) {
     files_.push_back(std::move(f));
     Poll(*files_.back(), now_ms);
   }
+}
+
+bool Follower::IsOwnFile(const std::string& path) const {
+  // The output's rotated files and the state's temporary file, when they
+  // sit in a followed folder: follow must never read what it wrote.
+  for (const std::string& own : {output_.path(), options_.state_path})
+    if (!own.empty() && path.compare(0, own.size(), own) == 0) return true;
+  return false;
+}
+
+bool Follower::ForgetReusedId(const FileId& id, const std::string& path) {
+  auto it = std::find_if(files_.begin(), files_.end(),
+                         [&](const auto& f) { return f->st.id == id; });
+  Followed& known = **it;
+  if (known.fd >= 0) return false;  // followed now: the same file
+  // Closed or not followed: the identity may have been given to a new file
+  // since (the file deleted, its inode reused).
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const std::optional<FileStat> st = StatFd(fd);
+  const bool same = st && st->size >= known.st.offset && HeadMatches(fd, known.st.head);
+  close(fd);
+  if (same) return false;
+  files_.erase(it);
+  changed_ = true;
+  return true;
 }
 
 bool Follower::KnownId(const FileId& id) const {

@@ -81,6 +81,11 @@ class Follower : public ParseSink, public EventStream {
   void Note(const Followed& f, const std::string& what);
   bool Superseded(const Followed& f) const;
   bool KnownId(const FileId& id) const;
+  /// True for the output's files and the state's, when in a followed folder.
+  bool IsOwnFile(const std::string& path) const;
+  /// The known file with identity `id` is closed and `path` now holds
+  /// other bytes under that identity (an inode reused): forgets it, true.
+  bool ForgetReusedId(const FileId& id, const std::string& path);
   /// True when `fd` starts as a followed file does (a copy being made, or
   /// made, by copytruncate): it is not followed as a file of its own.
   bool IsCopyOfKnown(int fd) const;

@@ -21,6 +21,7 @@ namespace {
 constexpr size_t kSniffLines = 200;
 constexpr size_t kSniffBytes = 1 << 20;
 constexpr size_t kChunk = 1 << 20;
+constexpr size_t kBatchBytes = 1 << 20;
 
 std::string Dirname(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -113,6 +114,7 @@ void Follower::Poll(Followed& f, int64_t now_ms) {
 
 bool Follower::OpenFormat(Followed& f, int64_t now_ms) {
   if (LooksCompressed(f.fd)) {
+    f.st.head = HeadPrintOf(f.fd);  // to know it again (ForgetReusedId)
     f.st.skipped = true;
     changed_ = true;
     close(f.fd);
@@ -132,6 +134,7 @@ bool Follower::OpenFormat(Followed& f, int64_t now_ms) {
   f.sniff_size = st->size;
   if (!format) {
     if (head.size() < kSniffLines && st->size < kSniffBytes) return false;  // more lines may tell
+    f.st.head = HeadPrintOf(f.fd);
     f.st.skipped = true;
     changed_ = true;
     close(f.fd);
@@ -187,6 +190,8 @@ void Follower::ReadNew(Followed& f, bool to_the_end) {
       start = static_cast<size_t>(n);
     }
     f.st.offset += start;
+    // A long read (a first start, a resume) writes as it goes: memory stays flat.
+    if (batch_.size() >= kBatchBytes) Commit(false);
     if (last) break;
     if (start == 0) want *= 2;  // one line longer than the buffer
   }

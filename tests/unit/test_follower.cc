@@ -14,6 +14,7 @@
 #include "app/command_util.h"
 #include "app/follower.h"
 #include "emit/event_json.h"
+#include "follow/follow_state.h"
 #include "support.h"
 
 namespace lockgraph {
@@ -227,6 +228,53 @@ TEST_CASE("follower: a file begun with startup lines only is read again once its
   const std::vector<std::string> expected = AnalyzeEvents({log});
   CHECK(expected.size() > 40);
   CHECK(SortedLines(dir + "/events.ndjson") == expected);
+}
+
+TEST_CASE("follower: a closed file's identity given to a new file (inode reused) is followed",
+          "[follow]") {
+  const std::string dir = FreshDir("reused");
+  const std::string log = dir + "/postgresql.log";
+  const std::vector<std::string> lines = SampleLines("scenarios.log");
+  Append(log, lines, 0, lines.size());
+  // A state that knows this identity as a file closed long ago, of other bytes.
+  FollowState state;
+  FileState old;
+  old.path = dir + "/postgresql.log.1";
+  old.id = StatPath(log)->id;
+  old.offset = old.lines = 10;
+  old.head = {5, 12345};
+  old.finished = true;
+  state.files.push_back(old);
+  std::string error;
+  REQUIRE(SaveState(dir + "/state.json", state, &error));
+  REQUIRE(FollowOnce({dir}, dir + "/state.json", dir + "/events.ndjson") == 0);
+  CHECK(SortedLines(dir + "/events.ndjson") == AnalyzeEvents({log}));
+}
+
+TEST_CASE("follower: its own output and state in a followed folder are never read", "[follow]") {
+  const std::string dir = FreshDir("own");
+  const std::vector<std::string> lines = SampleLines("scenarios.json");
+  Append(dir + "/pg.json", lines, 0, lines.size());
+  FollowOptions options;
+  options.targets = {dir};
+  options.state_path = dir + "/state.json";
+  options.output_path = dir + "/events.ndjson";
+  options.output_max_size = 20000;
+  options.output_keep = 100;
+  options.once = true;
+  options.quiet_ms = 5;
+  options.poll_ms = 20;
+  options.analyze.collect_events = false;
+  for (int run = 0; run < 2; ++run) {
+    Follower follower(options, nullptr);
+    REQUIRE(follower.Run({}) == 0);
+  }
+  std::vector<std::string> got;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("events.ndjson", 0) == 0)
+      for (std::string& l : Lines(test::ReadFile(e.path().string()))) got.push_back(l);
+  std::sort(got.begin(), got.end());
+  CHECK(got == AnalyzeEvents({dir + "/pg.json"}));
 }
 
 }  // namespace
