@@ -24,6 +24,7 @@ struct Followed {
   LineCounts told;            // line counts told to the observer
   bool dirty = false;         // lines parsed since the last flush
   bool moved = false;         // the path names another file now (renamed, deleted)
+  bool replaced = false;      // its first bytes changed while it was read
   int64_t last_data_ms = 0;
   int64_t mtime_ms = 0;
   uint64_t sniff_size = 0;  // size when its format was last looked for

@@ -85,8 +85,7 @@ void Follower::Poll(Followed& f, int64_t now_ms) {
   const FileChange change = ClassifyChange(f.st.id, f.st.offset, *by_fd, StatPath(f.st.path));
   // Truncated and written again past the old offset between two looks:
   // the first bytes tell.
-  if (change == FileChange::kTruncated ||
-      (f.st.head.len && f.st.offset && !HeadMatches(f.fd, f.st.head)))
+  if (change == FileChange::kTruncated || (f.st.head.len && !HeadMatches(f.fd, f.st.head)))
     OnTruncated(f);
   if (change == FileChange::kMoved && !f.moved) {
     f.moved = true;
@@ -95,6 +94,12 @@ void Follower::Poll(Followed& f, int64_t now_ms) {
   if (f.fd < 0 || (!f.parser && !OpenFormat(f, now_ms))) return;
   const uint64_t before = f.st.offset;
   ReadNew(f, false);
+  if (f.replaced) {  // truncated while it was read: nothing of the new bytes was parsed
+    f.replaced = false;
+    OnTruncated(f);
+    if (f.fd < 0 || !f.parser) return;
+    ReadNew(f, false);
+  }
   if (f.st.offset != before) {
     f.last_data_ms = now_ms;
     f.dirty = true;
@@ -181,6 +186,12 @@ void Follower::ReadNew(Followed& f, bool to_the_end) {
     buf.resize(want);
     const ssize_t n = pread(f.fd, buf.data(), want, static_cast<off_t>(f.st.offset));
     if (n <= 0) break;
+    // Bytes of another generation of the file (copytruncate between the
+    // look and the read) are not parsed as the rest of this one.
+    if (f.st.head.len && !HeadMatches(f.fd, f.st.head)) {
+      f.replaced = true;
+      break;
+    }
     size_t start = 0;
     for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos && nl < size_t(n); start = nl + 1)
       FeedLine(f, std::string_view(buf.data() + start, nl - start));
@@ -270,7 +281,7 @@ bool Follower::AdoptCopy(Followed& f) {
   if (f.st.head.len == 0) return false;
   for (const std::string& path : FilesIn(Dirname(f.st.path))) {
     const std::optional<FileStat> st = StatPath(path);
-    if (!st || !st->regular || KnownId(st->id) || st->size < f.st.offset) continue;
+    if (!st || !st->regular || KnownId(st->id)) continue;
     const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;
     if (!HeadMatches(fd, f.st.head)) {
@@ -278,6 +289,9 @@ bool Follower::AdoptCopy(Followed& f) {
       continue;
     }
     close(f.fd);  // the truncated file comes back as a new one (AddNewFiles)
+    // Lines written after the copy and before the truncation were read
+    // from the file already: the copy holds nothing more.
+    f.st.offset = std::min(f.st.offset, st->size);
     f.fd = fd;
     f.st.id = st->id;
     f.st.path = path;
@@ -291,7 +305,9 @@ bool Follower::AdoptCopy(Followed& f) {
 
 bool Follower::IsCopyOfKnown(int fd) const {
   for (const auto& g : files_) {
-    if (g->fd >= 0 ? SameStart(fd, g->fd) : HeadMatches(fd, g->st.head)) return true;
+    // The print taken when the file was read: the file itself may be
+    // truncated already when its copy is first seen.
+    if (HeadMatches(fd, g->st.head) || (g->fd >= 0 && SameStart(fd, g->fd))) return true;
   }
   return false;
 }
