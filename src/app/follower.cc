@@ -186,7 +186,7 @@ bool Follower::KnownId(const FileId& id) const {
 }
 
 void Follower::Note(const Followed& f, const std::string& what) {
-  std::cerr << "lockgraph follow: " << f.st.path << ": " << what << '\n';
+  if (options_.notes) std::cerr << "lockgraph follow: " << f.st.path << ": " << what << '\n';
   if (observer_) observer_->OnFileNote(f.st.path, what);
 }
 

@@ -29,6 +29,7 @@ struct FollowOptions {
   int poll_ms = 250;                 // --poll-interval: longest sleep between looks
   int finish_ms = 5000;              // --finish-after: a rotated-away file quiet this long is closed
   bool once = false;                 // --once: read what is there, flush, save, exit
+  bool notes = true;                 // say on stderr what happens to each file
   AnalyzeOptions analyze;            // rules, redaction, --prefix, --input-format
 };
 

@@ -72,6 +72,7 @@ int FollowOnce(const std::vector<std::string>& targets, const std::string& state
   options.quiet_ms = 5;
   options.poll_ms = 20;
   options.analyze.collect_events = false;
+  options.notes = false;
   options.finish_ms = 0;
   Follower follower(options, observer);
   return follower.Run({});
@@ -214,6 +215,7 @@ TEST_CASE("follower: a file begun with startup lines only is read again once its
   options.quiet_ms = 5;
   options.poll_ms = 10;
   options.analyze.collect_events = false;
+  options.notes = false;
   volatile std::sig_atomic_t stop = 0;
   Follower follower(options, nullptr);
   int rc = -1;
@@ -265,6 +267,7 @@ TEST_CASE("follower: its own output and state in a followed folder are never rea
   options.quiet_ms = 5;
   options.poll_ms = 20;
   options.analyze.collect_events = false;
+  options.notes = false;
   for (int run = 0; run < 2; ++run) {
     Follower follower(options, nullptr);
     REQUIRE(follower.Run({}) == 0);
