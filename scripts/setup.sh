@@ -76,3 +76,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # and tests/metrics/rules.sh; curl to scrape.
 $SUDO apt-get install -y -qq --no-install-recommends \
   libcpp-httplib-dev libssl-dev libbrotli-dev prometheus curl >/dev/null
+# tests/fleet/check.py (CTest fleet_configs) parses the YAML shipper configs of docs/fleet/.
+$SUDO apt-get install -y -qq --no-install-recommends python3-yaml >/dev/null

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   lockgraph::AddBaselineCommand(app);
   lockgraph::AddReportCommand(app);
   lockgraph::AddWatchCommand(app);
+  lockgraph::AddFollowCommand(app);
   lockgraph::AddRulesCommand(app);
   lockgraph::AddExplainCommand(app);
   lockgraph::AddCompletionCommand(app);  // hidden; reads the commands above

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "parsers/flushable.h"
+
 namespace lockgraph {
 namespace {
 
@@ -129,7 +131,7 @@ FramingChoice ChooseFraming(const std::vector<std::unique_ptr<Framing>>& framing
 
 namespace {
 
-class FramedParser : public LineParser {
+class FramedParser : public LineParser, public FlushableParser {
  public:
   FramedParser(const Framing& framing, const InputFormat& inner, std::string detected,
                std::string file, ParseOptions options, const std::vector<std::string>& head,
@@ -167,6 +169,11 @@ class FramedParser : public LineParser {
         sink_.OnUnparsed(file_, line_no, line);
         return;
     }
+  }
+
+  void Flush() override {  // undecided streams hold their lines until decided
+    for (auto& stream : streams_)
+      if (stream->parser) FlushParser(*stream->parser);
   }
 
   void Finish() override {

@@ -149,12 +149,16 @@ void RecordAssembler::Finish() {
         it->second.last < PartLabel::kHint)
       it->second.record.truncated = true;
   }
+  CloseAll();
+  last_key_.reset();
+}
+
+void RecordAssembler::CloseAll() {
   std::vector<std::pair<uint64_t, int64_t>> order;
   for (const auto& [key, o] : open_) order.push_back({o.record.source.first_line, key});
   std::sort(order.begin(), order.end());
   for (const auto& [line, key] : order) Close(key);
   Release();
-  last_key_.reset();
 }
 
 }  // namespace lockgraph

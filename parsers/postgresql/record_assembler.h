@@ -60,6 +60,9 @@ class RecordAssembler {
   /// End of input: emit everything still open, flagged as truncated when a
   /// deadlock report has fewer query lines than edges.
   void Finish();
+  /// The input paused between whole messages (LineParser::Flush): emits
+  /// every open record, unflagged, in order; later lines go on as before.
+  void CloseAll();
 
   /// True while some backend's record is open: then every prefixed line
   /// must go through OnPrefixed. When false, a reader may skip the lines of

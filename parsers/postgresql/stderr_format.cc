@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "parsers/builtin_formats.h"
+#include "parsers/flushable.h"
 #include "parsers/postgresql/event_builder.h"
 #include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/prefix.h"
@@ -14,7 +15,7 @@
 namespace lockgraph {
 namespace {
 
-class StderrParser : public LineParser {
+class StderrParser : public LineParser, public FlushableParser {
  public:
   StderrParser(const std::string& file, std::unique_ptr<PrefixMatcher> matcher,
                ParseSink& sink)
@@ -63,6 +64,7 @@ class StderrParser : public LineParser {
     frame_ = nullptr;
   }
 
+  void Flush() override { assembler_.CloseAll(); }
   void Finish() override {
     assembler_.Finish();
     builder_.Finish();

@@ -51,6 +51,15 @@ class Analyzer : public ParseSink {
   /// Inputs read so far, also those that failed part way (in the report).
   size_t inputs_read() const { return report_.inputs.size(); }
 
+  /// The format of an input from its first lines, chosen as AnalyzeInput
+  /// chooses it, for a caller that reads the lines itself (`follow`).
+  const InputFormat* ChooseFormat(const std::vector<std::string>& head, const std::string& path,
+                                  std::string* detected, FramingChoice* framing,
+                                  std::string* error) const {
+    return Choose(head, path, detected, framing, error);
+  }
+  const ParseOptions& parse_options() const { return options_.parse; }
+
   /// Sorts the events, fills the summary, the run-level findings and the
   /// deadlock groups. Call once, after the inputs.
   Report& Finish();

@@ -30,6 +30,9 @@ void AddReportCommand(CLI::App& app);
 /// Adds `watch` (poll live servers' pg_locks; docs/watch.md).
 void AddWatchCommand(CLI::App& app);
 
+/// Adds `follow` (tail server logs across rotation, NDJSON; docs/follow.md).
+void AddFollowCommand(CLI::App& app);
+
 /// Adds `rules` (list the rules) and `explain ID` (print a rule's page).
 void AddRulesCommand(CLI::App& app);
 void AddExplainCommand(CLI::App& app);

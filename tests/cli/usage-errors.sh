@@ -12,7 +12,7 @@ usage_says() {  # usage_says WANT ARGS...: exit 2, nothing on stdout, WANT on st
 check "usage: a misspelt command suggests the nearest" \
   usage_says "unknown command 'analize'; did you mean 'analyze'?" analize x.log
 check "usage: no command lists the commands" \
-  usage_says "a command is required: analyze, check, baseline, report, watch, rules, explain." 
+  usage_says "a command is required: analyze, check, baseline, report, watch, follow, rules, explain." 
 check "usage: an option given twice" \
   usage_says "lockgraph: --format given more than once; give it once" analyze --format json --format text x
 check "usage: an unknown format lists the formats and the nearest" \
