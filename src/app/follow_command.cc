@@ -8,6 +8,8 @@
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/follower.h"
+#include "app/metrics_options.h"
+#include "follow/follow_observer.h"
 
 namespace lockgraph {
 namespace {
@@ -34,6 +36,22 @@ struct FollowArgs {
   ReadArgs read;
   FollowOptions options;
   std::string max_size;
+  MetricsSettings metrics;  // --metrics-listen, --metrics-max-causes
+};
+
+/// What follow writes, counted for /metrics (docs/metrics.md).
+class MetricsFollowObserver : public FollowObserver {
+ public:
+  explicit MetricsFollowObserver(MetricsObserver& metrics) : metrics_(metrics) {}
+  // Counts the event's findings too (MetricsObserver::OnEvent).
+  void OnEvent(const Event& event) override { metrics_.OnEvent(event); }
+  void OnLines(const std::string& file, const LineCounts& added) override {
+    (void)file;
+    metrics_.AddLineCounts(added);
+  }
+
+ private:
+  MetricsObserver& metrics_;
 };
 
 int RunFollow(FollowArgs& args) {
@@ -57,10 +75,14 @@ int RunFollow(FollowArgs& args) {
   args.options.analyze = MakeAnalyzeOptions(args.read, ndjson.get());
   args.options.analyze.threads = 1;  // events are told apart by the file being read
   args.options.analyze.collect_events = false;
+  std::unique_ptr<MetricsService> metrics;
+  if (!StartMetricsIfAsked("follow", args.metrics, &metrics, std::cerr)) return kExitError;
+  std::unique_ptr<MetricsFollowObserver> observer;
+  if (metrics) observer = std::make_unique<MetricsFollowObserver>(metrics->observer());
   g_stop = 0;
   g_reopen = 0;
   InstallHandlers();
-  Follower follower(args.options, nullptr);
+  Follower follower(args.options, observer.get());
   return follower.Run({&g_stop, &g_reopen});
 }
 
@@ -77,6 +99,7 @@ void AddFollowCommand(CLI::App& app) {
   cmd->get_option("files")->description(
       "FILE, DIR (its files) or GLOB (quoted) to follow, also files that appear later");
   cmd->remove_option(cmd->get_option("--threads"));
+  AddMetricsOptions(cmd, &args->metrics);
   FollowOptions& o = args->options;
   cmd->add_option("--state", o.state_path,
                   "State file: resume exactly where the last run stopped (written atomically "
