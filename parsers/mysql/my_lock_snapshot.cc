@@ -4,7 +4,11 @@
 #include "parsers/mysql/my_lock_snapshot.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
 #include <ctime>
 #include <map>
 #include <set>
@@ -191,7 +195,9 @@ bool MyLockRowFromColumns(const MyColumnGetter& get, MyLockRow* row, std::string
     return *error = "kind is not session, wait or mdl", false;
   row->id = Int(text("id"));
   if (!row->id) return *error = "id is not a connection id", false;
-  for (auto [column, field] : {std::pair{"user", &row->user}, {"host", &row->host}, {"db", &row->db},
+  using TextColumn = std::pair<const char*, std::string*>;
+  for (auto [column, field] : std::initializer_list<TextColumn>{
+           {"user", &row->user}, {"host", &row->host}, {"db", &row->db},
                                {"command", &row->command}, {"state", &row->state},
                                {"trx_id", &row->trx_id}, {"trx_state", &row->trx_state},
                                {"query", &row->query}, {"lock_mode", &row->lock_mode},
@@ -200,14 +206,16 @@ bool MyLockRowFromColumns(const MyColumnGetter& get, MyLockRow* row, std::string
                                {"lock_page", &row->lock_page}, {"lock_rec", &row->lock_rec},
                                {"lock_data", &row->lock_data}, {"blocker_mode", &row->blocker_mode}})
     *field = text(column);
-  for (auto [column, field] : {std::pair{"time_s", &row->time_s}, {"trx_age_s", &row->trx_age_s},
-                               {"wait_age_s", &row->wait_age_s}}) {
+  using RealColumn = std::pair<const char*, std::optional<double>*>;
+  for (auto [column, field] : std::initializer_list<RealColumn>{
+           {"time_s", &row->time_s}, {"trx_age_s", &row->trx_age_s}, {"wait_age_s", &row->wait_age_s}}) {
     std::string v = text(column);
     *field = Real(v);
     if (!v.empty() && !*field) return *error = std::string(column) + " is not a number", false;
   }
-  for (auto [column, field] : {std::pair{"trx_rows_locked", &row->trx_rows_locked},
-                               {"blocker_id", &row->blocker_id}}) {
+  using IntColumn = std::pair<const char*, std::optional<int64_t>*>;
+  for (auto [column, field] : std::initializer_list<IntColumn>{
+           {"trx_rows_locked", &row->trx_rows_locked}, {"blocker_id", &row->blocker_id}}) {
     std::string v = text(column);
     *field = Int(v);
     if (!v.empty() && !*field) return *error = std::string(column) + " is not a number", false;

@@ -28,7 +28,8 @@ class IdleInTransactionBlocker : public Rule {
                           pg_rules::Seconds(root.xact_age_ms) + ") and blocks " +
                           pg_rules::JoinIds(waiting);
     if (!root.query.empty()) message += "; its query: " + pg_rules::OneLine(root.query, 90);
-    std::vector<std::string> evidence{pg_rules::Lines(event) + ": blocking tree rooted at connection " + root.id};
+    std::string where = event.server.empty() ? pg_rules::Lines(event) : "server " + event.server;
+    std::vector<std::string> evidence{where + ": blocking tree rooted at connection " + root.id};
     for (const HeldLock& h : root.holds) evidence.push_back(root.id + " holds " + h.mode + " on " + h.lock.Label());
     for (const WaitEdge& e : event.chain->edges) evidence.push_back(pg_rules::EdgeText(e));
     std::string hint =

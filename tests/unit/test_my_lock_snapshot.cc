@@ -84,7 +84,7 @@ void CheckSample(const Report& r) {
   const Finding& f = r.events[1].findings.front();
   CHECK(f.message ==
         "connection 6 sleeps with its transaction open for 3.0 s (transaction open 4.4 s) and "
-        "blocks 7, 8");
+        "blocks 7 and 8");
   CHECK(f.hint.find("Now: `KILL 6` releases the locks") != std::string::npos);
 }
 
