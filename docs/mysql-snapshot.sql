@@ -8,10 +8,12 @@
 --   mariadb --batch < mysql-snapshot.sql > snapshot.tsv
 --   mariadb --vertical < mysql-snapshot.sql > snapshot.txt     (\G form)
 --
+-- MySQL 5.7 has no PROCESSLIST.TIME_MS: `lockgraph watch` runs this file there
+-- with `p.TIME_MS / 1000` replaced by `p.TIME` (whole seconds).
 -- Columns, cost and safety: docs/mysql.md#watch.
 SELECT DATE_FORMAT(UTC_TIMESTAMP(6), '%Y-%m-%d %H:%i:%s.%f') AS sampled_at,
        'session' AS kind, p.ID AS id, p.USER AS user, p.HOST AS host, p.DB AS db,
-       p.COMMAND AS command, p.TIME AS time_s, p.STATE AS state,
+       p.COMMAND AS command, p.TIME_MS / 1000 AS time_s, p.STATE AS state,
        t.trx_id AS trx_id, t.trx_state AS trx_state,
        TIMESTAMPDIFF(MICROSECOND, t.trx_started, NOW(6)) / 1000000 AS trx_age_s,
        t.trx_rows_locked AS trx_rows_locked,

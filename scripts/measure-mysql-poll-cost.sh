@@ -37,7 +37,7 @@ MARIADB_EXTRA_CONF="max_connections = 2000
 innodb_lock_wait_timeout = 600
 event_scheduler = ON" "$SRV" start "$SDIR" "$PORT" >/dev/null
 sql() { "$SRV" sql "$SDIR" --batch "$@"; }
-sql -e "CREATE USER 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1';
+sql -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1';
   CREATE DATABASE shop; CREATE TABLE shop.item (id INT PRIMARY KEY, n INT) ENGINE=InnoDB;
   INSERT INTO shop.item SELECT seq, 0 FROM seq_1_to_$WAITERS;"
 URI="mysql://root@127.0.0.1:$PORT/shop"

@@ -15,7 +15,7 @@ mw_sql() { "$SRV" sql "$SDIR" --batch "$@"; }
 mw_setup() {
   mw_sql -e "DROP DATABASE IF EXISTS shop; CREATE DATABASE shop; USE shop;
     CREATE TABLE account (id INT PRIMARY KEY, balance INT) ENGINE=InnoDB;
-    INSERT INTO account VALUES (1, 100), (2, 100), (3, 100), (4, 100);
+    INSERT INTO account VALUES (1, 100), (2, 100), (3, 100), (4, 100), (5, 100), (6, 100);
     CREATE TABLE ledger (id INT PRIMARY KEY, amount INT) ENGINE=InnoDB;
     INSERT INTO ledger VALUES (1, 10);"
 }
@@ -87,10 +87,10 @@ mw_chain3() {
   mw_wait_for_waiters 2
 }
 
-# deadlock: G and H update accounts 1 and 2 in opposite orders.
+# deadlock: G and H update accounts 5 and 6 in opposite orders.
 mw_deadlock() {
-  mw_session dl_G "BEGIN; UPDATE account SET balance = balance - 10 WHERE id = 1; DO SLEEP(1); UPDATE account SET balance = balance + 10 WHERE id = 2; COMMIT;"
-  mw_session dl_H "DO SLEEP(0.5); BEGIN; UPDATE account SET balance = balance - 10 WHERE id = 2; DO SLEEP(1); UPDATE account SET balance = balance + 10 WHERE id = 1; COMMIT;"
+  mw_session dl_G "BEGIN; UPDATE account SET balance = balance - 10 WHERE id = 5; DO SLEEP(1); UPDATE account SET balance = balance + 10 WHERE id = 6; COMMIT;"
+  mw_session dl_H "DO SLEEP(0.5); BEGIN; UPDATE account SET balance = balance - 10 WHERE id = 6; DO SLEEP(1); UPDATE account SET balance = balance + 10 WHERE id = 5; COMMIT;"
 }
 
 # mdl (needs performance_schema = ON): K reads ledger and sleeps in its

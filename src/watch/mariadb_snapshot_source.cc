@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cctype>
 #include <cstring>
+#include <set>
 
 #include "parsers/mysql/innodb_status_deadlock.h"
 #include "parsers/mysql/my_lock_snapshot.h"
@@ -117,8 +118,9 @@ class MariadbSnapshotSource : public SnapshotSource {
     snapshot.blocking = mysql8_ ? "performance_schema.data_lock_waits"
                                 : "information_schema.innodb_lock_waits";
     auto start = std::chrono::steady_clock::now();
-    if (!Query(mysql8_ ? Mysql8SnapshotQuery() : MariadbSnapshotQuery(), &snapshot, &result) ||
-        (mdl_ && !Query(MysqlMdlSnapshotQuery(), &snapshot, &result)))
+    if (!Query(query_.c_str(), &snapshot, &result) ||
+        (mdl_ && !Query(MysqlMdlSnapshotQuery(), &snapshot, &result)) ||
+        !MissingSessions(&snapshot, &result))
       return result;
     std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
     snapshot.poll_ms = took.count();
@@ -189,6 +191,8 @@ class MariadbSnapshotSource : public SnapshotSource {
     }
     const bool mariadb = std::strstr(mysql_get_server_info(conn_), "MariaDB") != nullptr;
     mysql8_ = !mariadb && mysql_get_server_version(conn_) >= 80000;
+    query_ = mysql8_ ? Mysql8SnapshotQuery() : MariadbSnapshotQuery();
+    if (!mariadb && !mysql8_) Replace(&query_, "p.TIME_MS / 1000", "p.TIME");  // MySQL 5.7
     const std::string timeout =
         mariadb ? "SET SESSION max_statement_time = " + std::to_string(settings_.statement_timeout_ms / 1000.0)
                 : "SET SESSION max_execution_time = " + std::to_string(settings_.statement_timeout_ms);
@@ -250,6 +254,40 @@ class MariadbSnapshotSource : public SnapshotSource {
     return true;
   }
 
+  static void Replace(std::string* s, const std::string& from, const std::string& to) {
+    for (size_t at = s->find(from); at != std::string::npos; at = s->find(from, at + to.size()))
+      s->replace(at, from.size(), to);
+  }
+
+  // A session seen in a metadata-lock row but not among the session rows
+  // (its state changed between the two statements) is described by one
+  // more query: the session part of the snapshot query, for those ids.
+  bool MissingSessions(MyLockSnapshot* snapshot, Result* result) {
+    std::set<int64_t> described, missing;
+    for (const MyLockRow& r : snapshot->rows)
+      if (r.kind == "session" && r.id) described.insert(*r.id);
+    for (const MyLockRow& r : snapshot->rows)
+      if (r.kind != "session" && r.id && !described.count(*r.id)) missing.insert(*r.id);
+    if (missing.empty()) return true;
+    const size_t from = query_.find("SELECT DATE_FORMAT"), to = query_.find(" WHERE p.ID <> CONNECTION_ID()");
+    if (from == std::string::npos || to == std::string::npos || to < from) return true;
+    std::string sql = query_.substr(from, to - from);
+    std::string ids;
+    for (int64_t id : missing) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+    sql += " WHERE p.ID IN (" + ids + ")";
+    MyLockSnapshot more;
+    if (!Query(sql.c_str(), &more, result)) return false;
+    // Sessions first, as the query gives them, so that a file and a poll agree.
+    std::vector<MyLockRow> rows;
+    for (MyLockRow& r : snapshot->rows)
+      if (r.kind == "session") rows.push_back(std::move(r));
+    for (MyLockRow& r : more.rows) rows.push_back(std::move(r));
+    for (MyLockRow& r : snapshot->rows)
+      if (r.kind != "session") rows.push_back(std::move(r));
+    snapshot->rows = std::move(rows);
+    return true;
+  }
+
   // A LATEST DETECTED DEADLOCK that changed since the last poll becomes
   // deadlock events; on the first poll it is marked before_watch.
   bool Deadlocks(Result* result) {
@@ -288,6 +326,7 @@ class MariadbSnapshotSource : public SnapshotSource {
   MyUri parts_;
   std::vector<std::string> secrets_;  // masked in every error
   MYSQL* conn_ = nullptr;
+  std::string query_;        // the snapshot query for this server
   bool mysql8_ = false;      // performance_schema.data_lock_waits
   bool mdl_ = false;         // performance_schema.metadata_locks is recorded
   bool status_ = true;       // SHOW ENGINE INNODB STATUS is allowed

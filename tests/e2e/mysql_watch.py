@@ -128,8 +128,8 @@ def deadlock(evs, g, h):
         return f"processes {sorted(procs)}, expected {sorted([g, h])}"
     if str(d.get("victim")) not in procs:
         return f"victim {d.get('victim')}"
-    want_queries = {g: "UPDATE account SET balance = balance + 10 WHERE id = 2",
-                    h: "UPDATE account SET balance = balance + 10 WHERE id = 1"}
+    want_queries = {g: "UPDATE account SET balance = balance + 10 WHERE id = 6",
+                    h: "UPDATE account SET balance = balance + 10 WHERE id = 5"}
     for pid, q in want_queries.items():
         if procs[pid].get("query") != q:
             return f"query of {pid}: {procs[pid].get('query')!r}"

@@ -62,10 +62,11 @@ performance_schema_instrument = 'wait/lock/metadata/sql/mdl=ON'" "$SRV" start "$
 done
 [ -n "$started" ] || { cat "$WORK/server.out"; e2e_fail_all "could not start MariaDB"; }
 echo "e2e_mysql_watch: MariaDB on 127.0.0.1:$PORT"
-mw_sql -e "CREATE USER 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1';
+mw_sql -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1';
   CREATE USER 'lgwatch'@'127.0.0.1' IDENTIFIED BY '$PW';
   GRANT PROCESS ON *.* TO 'lgwatch'@'127.0.0.1';
-  GRANT SELECT ON performance_schema.* TO 'lgwatch'@'127.0.0.1';" || e2e_fail_all "could not create users"
+  GRANT SELECT ON performance_schema.* TO 'lgwatch'@'127.0.0.1';
+  GRANT SELECT ON shop.* TO 'lgwatch'@'127.0.0.1';" || e2e_fail_all "could not create users"
 mw_setup || e2e_fail_all "could not create the tables"
 URI="mysql://lgwatch:$PW@127.0.0.1:$PORT/shop"
 
