@@ -115,13 +115,13 @@ def chain3(evs, d, e, f):
     return check_chain(chain_of(evs, d), members, edges, [record(4), record(5)])
 
 
-def deadlock(evs, g, h):
+def deadlock(evs, g, h, before_watch=False):
     g, h = str(g), str(h)
     dls = [e for e in evs if e["type"] == "deadlock"]
     if len(dls) != 1:
         return f"{len(dls)} deadlock events"
     d = dls[0]
-    if d.get("engine") != "mysql" or not d.get("complete") or d.get("before_watch"):
+    if d.get("engine") != "mysql" or not d.get("complete") or d.get("before_watch", False) != before_watch:
         return f"engine/complete/before_watch: {d}"
     procs = {str(p["id"]): p for p in d["processes"]}
     if set(procs) != {g, h}:
@@ -220,6 +220,12 @@ def main():
             if want not in text:
                 return f"no {want!r} in {text!r}"
         return None
+    if what == "before_watch":
+        rc, g, h = args
+        doc = json.load(sys.stdin)
+        if rc != "0":
+            return f"exit {rc}"
+        return deadlock(doc["events"], g, h, before_watch=True)
     if what == "once_ok":
         doc = json.load(sys.stdin)
         if args[0] != "0" or [s["ok"] for s in doc["servers"]] != [True]:

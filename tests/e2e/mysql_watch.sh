@@ -117,6 +117,9 @@ mw_deadlock
 G=$(mw_id dl_G) H=$(mw_id dl_H)
 verdict "deadlock of $G and $H reported by the next poll with both transactions" \
   "$(until_event deadlock "$G" "$H")"
+"$BIN" watch --once --format json "$URI" >"$WORK/before.json" 2>"$WORK/before.err"
+verdict "--once after it: the same deadlock, marked before_watch" "$(
+  python3 "$CHECKER" before_watch $? "$G" "$H" <"$WORK/before.json")"
 
 # ---- the server restarts under the watch ---------------------------------------------
 "$SRV" stop "$SDIR" >/dev/null 2>&1
