@@ -1,4 +1,4 @@
-// MY009 idle-in-transaction-blocker: the root of a blocking tree in a MySQL
+// MY009 sleeping-transaction-blocker: the root of a blocking tree in a MySQL
 // or MariaDB lock snapshot is a session sleeping with an open transaction:
 // it holds its locks while the application does something else between
 // statements. The MySQL twin of PG014. docs/rules/MY009.md.
@@ -11,7 +11,7 @@ namespace {
 class IdleInTransactionBlocker : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo kInfo{"MY009", "idle-in-transaction-blocker", Severity::kWarning,
+    static const RuleInfo kInfo{"MY009", "sleeping-transaction-blocker", Severity::kWarning,
                                 "a session sleeping in an open transaction is the root blocker of others",
                                 "mysql"};
     return kInfo;
