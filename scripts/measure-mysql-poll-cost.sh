@@ -14,8 +14,10 @@
 #            WAITERS * 50 wait rows)
 # and, for comparison, idle (the holder alone, nobody waiting). For each:
 # rows the query returns, the round trip of docs/mysql-snapshot.sql in a warm
-# session (median of RUNS, default 11), of SHOW ENGINE INNODB STATUS, and
-# poll_ms of `lockgraph watch --once --format json` (a new connection).
+# session set up as the poller's (join_cache_level = 4; MEASURE_SESSION_SQL
+# overrides it) (median of RUNS, default 11), of SHOW ENGINE INNODB STATUS,
+# and poll_ms of `lockgraph watch --once --format json --statement-timeout
+# 30s` (a new connection; the queries without the status).
 # Prints a Markdown table.
 set -euo pipefail
 BIN=${1:?usage: measure-mysql-poll-cost.sh LOCKGRAPH_BIN [WAITERS] [RUNS]}
@@ -39,7 +41,7 @@ event_scheduler = ON" "$SRV" start "$SDIR" "$PORT" >/dev/null
 sql() { "$SRV" sql "$SDIR" --batch "$@"; }
 sql -e "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1';
   CREATE DATABASE shop; CREATE TABLE shop.item (id INT PRIMARY KEY, n INT) ENGINE=InnoDB;
-  INSERT INTO shop.item SELECT seq, 0 FROM seq_1_to_$WAITERS;"
+  USE shop; INSERT INTO item SELECT seq, 0 FROM seq_1_to_$WAITERS;"
 URI="mysql://root@127.0.0.1:$PORT/shop"
 
 # The holder: updates every row, then sleeps in its transaction.
@@ -53,11 +55,11 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # timed SQL: milliseconds of RUNS round trips in one session, median.
 timed() {
   python3 - "$SDIR/mysqld.sock" "$RUNS" "$1" <<'PY'
-import subprocess, sys, time
+import os, subprocess, sys, time
 sock, runs, sql = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 # one client, RUNS queries; the client's own start is timed apart and taken off
 p = subprocess.run(["mariadb", "--no-defaults", "-S", sock, "-uroot", "-vvv", "--batch"],
-                   input=("SELECT 1;\n" + (sql + ";\n") * runs).encode(), capture_output=True)
+                   input=("SELECT 1;\n" + os.environ.get("MEASURE_SESSION_SQL", "SET SESSION join_cache_level = 4;\n") + (sql + ";\n") * runs).encode(), capture_output=True)
 out = p.stdout.decode(errors="replace")
 import re
 times = [float(m) * 1000 for m in re.findall(r"(?:in set|Empty set) \((\d+\.\d+) sec\)", out)][1:]
@@ -67,7 +69,7 @@ PY
 }
 rows() { sql -N <"$HERE/../docs/mysql-snapshot.sql" | wc -l; }
 poll_ms() {
-  "$BIN" watch --once --format json "$URI" |
+  "$BIN" watch --once --format json --statement-timeout 30s "$URI" |
     python3 -c 'import json,sys; d=json.load(sys.stdin); print([e for e in d["events"] if e["type"]=="snapshot"][0]["poll_ms"])'
 }
 measure() {  # measure STATE
@@ -81,7 +83,7 @@ start_waiters() {
   {
     for i in $(seq 1 "$WAITERS"); do
       if [ "$1" = spread ]; then row=$i; else row=$(( (i - 1) / 100 + 1 )); fi
-      echo "CREATE EVENT shop.w$i ON SCHEDULE AT CURRENT_TIMESTAMP ON COMPLETION NOT PRESERVE DO UPDATE shop.item SET n = n + 1 WHERE id = $row;"
+      echo "CREATE EVENT shop.$1$i ON SCHEDULE AT CURRENT_TIMESTAMP ON COMPLETION NOT PRESERVE DO UPDATE shop.item SET n = n + 1 WHERE id = $row;"
     done
   } | sql
   for i in $(seq 1 600); do

@@ -196,7 +196,11 @@ class MariadbSnapshotSource : public SnapshotSource {
     const std::string timeout =
         mariadb ? "SET SESSION max_statement_time = " + std::to_string(settings_.statement_timeout_ms / 1000.0)
                 : "SET SESSION max_execution_time = " + std::to_string(settings_.statement_timeout_ms);
-    for (const std::string& sql : {std::string("SET SESSION TRANSACTION READ ONLY"), timeout,
+    // MariaDB joins information_schema tables (no indexes) by block nested
+    // loops unless hash joins are allowed: 1,000 waiters took 830 ms a poll
+    // instead of 90 (docs/mysql.md#cost-of-one-poll).
+    const std::string joins = mariadb ? "SET SESSION join_cache_level = 4" : "DO 0";
+    for (const std::string& sql : {std::string("SET SESSION TRANSACTION READ ONLY"), timeout, joins,
                                    std::string("SET SESSION lock_wait_timeout = 1"),
                                    std::string("SET SESSION innodb_lock_wait_timeout = 1"),
                                    std::string("SET SESSION time_zone = '+00:00'")})
