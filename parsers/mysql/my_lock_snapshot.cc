@@ -237,16 +237,15 @@ std::optional<int64_t> MyUtcEpochMs(std::string_view text) {
   return ms;
 }
 
-SnapshotAnalysis AnalyzeMyLockSnapshot(const MyLockSnapshot& snapshot) {
-  const std::string sampled_at =
-      snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
-  SnapshotAnalysis out;
-  std::map<std::string, Backend>& backends = out.backends;
-  std::vector<WaitEdge> edges;
-  std::vector<const MyLockRow*> mdl;
+namespace {
+
+// The InnoDB waits of the `wait` rows, the `mdl` rows set aside; returns the
+// number of lock rows read.
+uint64_t AddInnodbEdges(const MyLockSnapshot& snapshot, std::map<std::string, Backend>& backends,
+                        std::vector<WaitEdge>* edges_out, std::vector<const MyLockRow*>* mdl_out) {
+  std::vector<WaitEdge>& edges = *edges_out;
+  std::vector<const MyLockRow*>& mdl = *mdl_out;
   uint64_t locks = 0;
-  for (const MyLockRow& r : snapshot.rows)
-    if (r.kind == "session" && r.id) Describe(r, &BackendOf(*r.id, &backends));
   std::set<std::pair<int64_t, std::string>> waiting_for;  // (connection, lock key)
   for (const MyLockRow& r : snapshot.rows)
     if (r.kind == "wait" && r.id) waiting_for.insert({*r.id, Target(r).Key()});
@@ -276,6 +275,21 @@ SnapshotAnalysis AnalyzeMyLockSnapshot(const MyLockSnapshot& snapshot) {
     e.line = r.line;
     edges.push_back(std::move(e));
   }
+  return locks;
+}
+
+}  // namespace
+
+SnapshotAnalysis AnalyzeMyLockSnapshot(const MyLockSnapshot& snapshot) {
+  const std::string sampled_at =
+      snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
+  SnapshotAnalysis out;
+  std::map<std::string, Backend>& backends = out.backends;
+  for (const MyLockRow& r : snapshot.rows)
+    if (r.kind == "session" && r.id) Describe(r, &BackendOf(*r.id, &backends));
+  std::vector<WaitEdge> edges;
+  std::vector<const MyLockRow*> mdl;
+  const uint64_t locks = AddInnodbEdges(snapshot, backends, &edges, &mdl);
   AddMdlEdges(mdl, &backends, &edges);
   WaitForGraph graph;
   graph.AddWaits(std::move(edges));
