@@ -226,6 +226,16 @@ def main():
         if rc != "0":
             return f"exit {rc}"
         return deadlock(doc["events"], g, h, before_watch=True)
+    if what == "mixed":
+        rc, my_label, pg_label = args
+        doc = json.load(sys.stdin)
+        servers = [(s["server"], s["ok"]) for s in doc["servers"]]
+        if rc != "0" or servers != [(my_label, True), (pg_label, True)]:
+            return f"exit {rc}, servers {servers}"
+        heads = [e["engine"] for e in doc["events"] if e["type"] == "snapshot"]
+        if heads != ["mysql", "postgresql"]:
+            return f"snapshot engines {heads}"
+        return None
     if what == "once_ok":
         doc = json.load(sys.stdin)
         if args[0] != "0" or [s["ok"] for s in doc["servers"]] != [True]:

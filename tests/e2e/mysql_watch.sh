@@ -8,10 +8,11 @@
 # sessions end); an ALTER TABLE queued on a metadata lock. Then --once with
 # json and text, the credentials from ~/.my.cnf, MYSQL_PWD and a socket, and
 # refused logins (wrong password, unknown database): exit 2 at once, no
-# retry, no password printed. Events are checked whole (tests/e2e/mysql_watch.py).
+# retry, no password printed; last, one watch of this MariaDB and a throwaway
+# PostgreSQL cluster. Events are checked whole (tests/e2e/mysql_watch.py).
 #   tests/e2e/mysql_watch.sh LOCKGRAPH_BIN
 # Prints one line per check and "N passed, M failed". Needs mariadb-server,
-# mariadb-client, python3.
+# mariadb-client, postgresql, python3.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -166,6 +167,17 @@ verdict "MYSQL_PWD" "$(python3 "$CHECKER" once_ok $? <"$WORK/pwd.json")"
 HOME="$WORK" "$BIN" watch --once --format json "mariadb://root@localhost/shop?socket=$SDIR/mysqld.sock" \
   >"$WORK/sock.json" 2>"$WORK/sock.err"
 verdict "mariadb:// over the unix socket" "$(python3 "$CHECKER" once_ok $? <"$WORK/sock.json")"
+# ---- beside a PostgreSQL server in one watch -------------------------------------------
+MYPORT=$PORT
+if e2e_start_cluster "" >"$WORK/pg-start.out" 2>&1; then
+  "$BIN" watch --once --format json "$URI" "host=127.0.0.1 port=$PORT user=postgres dbname=postgres" \
+    >"$WORK/mixed.json" 2>"$WORK/mixed.err"
+  verdict "one watch of MariaDB and PostgreSQL: both polled, each with its engine" "$(
+    python3 "$CHECKER" mixed $? "mysql://lgwatch:***@127.0.0.1:$MYPORT/shop" \
+      "host=127.0.0.1 port=$PORT user=postgres dbname=postgres" <"$WORK/mixed.json")"
+else
+  check fail "one watch of MariaDB and PostgreSQL" "no PostgreSQL cluster: $(tail -3 "$WORK/pg-start.out")"
+fi
 if grep -rl -- "$PW" "$WORK"/*.json "$WORK"/*.err "$WORK"/*.out "$WORK"/*.ndjson "$WORK"/*.txt >/dev/null 2>&1; then
   check fail "no password in any output" "$(grep -rl -- "$PW" "$WORK"/*.json "$WORK"/*.err "$WORK"/*.ndjson 2>/dev/null)"
 else
