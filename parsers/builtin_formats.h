@@ -20,6 +20,7 @@ std::unique_ptr<InputFormat> MakeGcpLoggingFormat();       // parsers/platform
 std::unique_ptr<InputFormat> MakeAzureDiagnosticsFormat();  // parsers/platform
 std::unique_ptr<InputFormat> MakeAzureLogAnalyticsFormat(); // parsers/platform
 std::unique_ptr<InputFormat> MakeMysqlInnodbFormat();      // parsers/mysql
+std::unique_ptr<InputFormat> MakeMysqlSnapshotFormat();    // parsers/mysql
 std::unique_ptr<InputFormat> MakeClientFormat();
 
 }  // namespace lockgraph

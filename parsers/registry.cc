@@ -11,6 +11,7 @@ std::vector<std::unique_ptr<InputFormat>> RegisterBuiltinFormats() {
   formats.push_back(MakePgLocksCsvFormat());
   formats.push_back(MakeSqlServerXmlFormat());
   formats.push_back(MakeSqlServerErrorlogFormat());
+  formats.push_back(MakeMysqlSnapshotFormat());
   formats.push_back(MakeMysqlInnodbFormat());
   formats.push_back(MakeGcpLoggingFormat());
   formats.push_back(MakeAzureDiagnosticsFormat());

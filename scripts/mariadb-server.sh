@@ -14,6 +14,7 @@
 #   DIR/mysqld.pid     the server's pid
 #   DIR/port           the port of the last `start`
 #
+# MARIADB_EXTRA_CONF: more [mariadbd] lines for `start` (e.g. "performance_schema = ON").
 # Debian packages: mariadb-server, mariadb-client (scripts/setup.sh).
 set -euo pipefail
 
@@ -63,6 +64,7 @@ innodb_lock_wait_timeout = 20
 innodb_flush_log_at_trx_commit = 0
 lc_messages = en_US
 log_warnings = 2
+${MARIADB_EXTRA_CONF:-}
 EOF
 }
 

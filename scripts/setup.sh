@@ -10,7 +10,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libre2-dev libcli11-dev nlohmann-json3-dev libgraphviz-dev graphviz \
   libpqxx-dev catch2 libpugixml-dev zlib1g-dev libpg-query-dev \
   postgresql postgresql-client python3 gzip clang libclang-rt-14-dev \
-  mariadb-server mariadb-client libhowardhinnant-date-dev tzdata >/dev/null
+  mariadb-server mariadb-client libhowardhinnant-date-dev tzdata libmariadb-dev >/dev/null
 
 # Node.js and npm (for the SARIF validator and the browser test) from Debian
 # only when the machine has none (a Node.js of its own ships its own npm).

@@ -12,6 +12,7 @@
 
 #include "model/event.h"
 #include "parsers/input_format.h"
+#include "parsers/snapshot_analysis.h"
 #include "parsers/postgresql/pg_lock_row.h"
 
 namespace lockgraph {
@@ -33,11 +34,8 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot);
 /// What one snapshot says: its processes, who waits for whom, and the
 /// events in output order: one `snapshot`, then a `cycle` per knot, then a
 /// `chain` per blocking tree. Deterministic.
-struct PgSnapshotAnalysis {
-  std::map<std::string, Backend> backends;
-  std::vector<WaitEdge> edges;  // pg_blocking.h
-  std::vector<Event> events;
-};
+/// (edges: pg_blocking.h)
+using PgSnapshotAnalysis = SnapshotAnalysis;
 PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot);
 
 /// Groups the rows of an input into snapshots and hands their events to a

@@ -17,6 +17,7 @@ std::unique_ptr<Rule> MakeMy005ForeignKeyParentLock(const RuleSettings& settings
 std::unique_ptr<Rule> MakeMy006AutoIncLock(const RuleSettings& settings);
 std::unique_ptr<Rule> MakeMy007OppositeRowOrder(const RuleSettings& settings);
 std::unique_ptr<Rule> MakeMy008RepeatableReadGapLocks(const RuleSettings& settings);
+std::unique_ptr<Rule> MakeMy009IdleInTransactionBlocker(const RuleSettings& settings);
 
 /// Every MySQL rule, in ID order (one line in RegisterBuiltinRules()).
 inline void AddMysqlRules(const RuleSettings& s, std::vector<std::unique_ptr<Rule>>* rules) {
@@ -28,6 +29,7 @@ inline void AddMysqlRules(const RuleSettings& s, std::vector<std::unique_ptr<Rul
   rules->push_back(MakeMy006AutoIncLock(s));
   rules->push_back(MakeMy007OppositeRowOrder(s));
   rules->push_back(MakeMy008RepeatableReadGapLocks(s));
+  rules->push_back(MakeMy009IdleInTransactionBlocker(s));
 }
 
 }  // namespace lockgraph

@@ -1,5 +1,6 @@
-// `lockgraph watch [DSN...]`: poll running PostgreSQL servers' pg_locks and
-// show blocking trees and cycles as they form. docs/watch.md.
+// `lockgraph watch [DSN...]`: poll running PostgreSQL servers' pg_locks (and
+// MySQL / MariaDB servers' InnoDB lock views) and show blocking trees and
+// cycles as they form. docs/watch.md, docs/mysql.md#watch.
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
@@ -64,7 +65,9 @@ int RunWatchCommand(const WatchArgs& args) {
   std::vector<std::unique_ptr<SnapshotSource>> sources;
   std::vector<std::string> dsns = args.dsns;
   if (dsns.empty()) dsns.push_back("");  // PG* variables, service file, defaults
-  for (const std::string& dsn : dsns) sources.push_back(MakePqxxSnapshotSource(dsn, settings));
+  for (const std::string& dsn : dsns)
+    sources.push_back(IsMysqlUri(dsn) ? MakeMariadbSnapshotSource(dsn, settings)
+                                      : MakePqxxSnapshotSource(dsn, settings));
   MetricsSettings metrics_settings = args.metrics;
   metrics_settings.options.watch = true;
   std::unique_ptr<MetricsService> metrics;
@@ -78,10 +81,11 @@ int RunWatchCommand(const WatchArgs& args) {
 void AddWatchCommand(CLI::App& app) {
   auto args = std::make_shared<WatchArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "watch", "Poll running PostgreSQL servers; show blocking trees and lock cycles live");
+      "watch", "Poll running PostgreSQL, MySQL and MariaDB servers; show blocking trees and lock cycles live");
   cmd->add_option("dsn", args->dsns,
-                  "Connection strings (key=value or postgresql:// URI); none: the PG* "
-                  "environment variables and service file, as psql");
+                  "Connection strings (key=value or postgresql:// URI; mysql:// or mariadb:// "
+                  "for MySQL and MariaDB); none: the PG* environment variables and service "
+                  "file, as psql");
   cmd->add_option("--interval", args->interval, "Time between polls (at least 100ms)")
       ->capture_default_str();
   cmd->add_option("--statement-timeout", args->statement_timeout,
@@ -94,7 +98,7 @@ void AddWatchCommand(CLI::App& app) {
   cmd->add_option("--duration", args->duration, "Stop after this long (30s, 5m, 1h)");
   cmd->add_option("-f,--format", args->format,
                   "text: a refreshing view on a terminal, changed pictures when piped\n"
-                  "ndjson: wait_started, wait_ended, chain, cycle events as they happen\n"
+                  "ndjson: wait_started, wait_ended, chain, cycle (and MySQL deadlock) events as they happen\n"
                   "json: one document per changed picture\n"
                   "dot: one Graphviz graph per changed picture")
       ->check(CLI::IsMember({"text", "ndjson", "json", "dot"}))->capture_default_str();
@@ -106,6 +110,9 @@ void AddWatchCommand(CLI::App& app) {
   lockgraph watch 'host=db1 dbname=shop' 'postgresql://monitor@db2/shop'
   lockgraph watch --once --format json service=prod > snapshot.json
   lockgraph watch --format ndjson --interval 2s | ship-somewhere
+  lockgraph watch mysql://monitor@db3:3306/shop 'host=db1 dbname=shop'
+  lockgraph watch 'mariadb://monitor@localhost/shop?socket=/run/mysqld/mysqld.sock'
+  lockgraph watch mysql://db3/shop       # user and password from ~/.my.cnf [client], or MYSQL_PWD
 
 The poller's session is read-only, application_name=lockgraph, with
 statement_timeout 2s (--statement-timeout) and lock_timeout 100ms; passwords
@@ -113,6 +120,10 @@ are never printed. A server that goes away, refuses connections or cancels a
 poll is reported on stderr and tried again (with backoff when unreachable);
 what was seen before is kept, so the waits that ended meanwhile are reported.
 Needs pg_read_all_stats (or superuser) to see other users' queries.
+MySQL / MariaDB: the session is READ ONLY with max_statement_time (MariaDB)
+or max_execution_time (MySQL) from --statement-timeout and lock_wait_timeout
+1s; needs PROCESS; a new LATEST DETECTED DEADLOCK becomes a deadlock event;
+kill commands are shown (KILL <id>), never run (docs/mysql.md#watch).
 
 Exit codes: 0 done (Ctrl-C, --duration, --once), 2 usage error, or a server
 that never answered (with --once: any server that could not be polled), or a

@@ -194,6 +194,7 @@ void DeadlockFields(const Deadlock& d, json& j) {
   DeadlockDetailToJson(d, j);
   j["complete"] = d.complete;
   if (!d.problems.empty()) j["problems"] = d.problems;
+  if (d.before_watch) j["before_watch"] = true;
   j["message"] = d.message;
   if (!d.sqlstate.empty()) j["sqlstate"] = d.sqlstate;
   if (!d.hint.empty()) j["hint"] = d.hint;

@@ -39,6 +39,7 @@ json BackendToJson(const Backend& b, std::optional<uint32_t> depth) {
   if (b.xid) j["xid"] = *b.xid;
   if (b.xact_age_ms) j["xact_age_ms"] = Ms(*b.xact_age_ms);
   if (b.state_age_ms) j["state_age_ms"] = Ms(*b.state_age_ms);
+  if (b.rows_locked) j["rows_locked"] = *b.rows_locked;
   if (!b.wait_mode.empty()) {
     json w = {{"mode", b.wait_mode}, {"lock", LockToJson(b.wait_lock)}};
     if (b.wait_age_ms) w["age_ms"] = Ms(*b.wait_age_ms);

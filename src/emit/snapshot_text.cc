@@ -80,8 +80,8 @@ void SnapshotText::WriteSnapshot(const Event& ev, std::ostream& out) const {
       << Plural(s.backends, "process", "processes") << ", " << s.waiting << " waiting: "
       << Plural(s.chains, "blocking tree", "blocking trees") << ", "
       << Plural(s.cycles, "cycle", "cycles")
-      << (s.blocking == "pg_blocking_pids"
-              ? " (blockers from pg_blocking_pids)\n"
+      << (s.blocking == "pg_blocking_pids" ? " (blockers from pg_blocking_pids)\n"
+          : ev.engine == "mysql"           ? " (blockers from " + Clean(s.blocking) + ")\n"
               : " (blockers derived from the conflict matrix: a plain pg_locks dump)\n");
   out << '\n';
 }
@@ -139,6 +139,28 @@ void SnapshotText::WriteChain(const Event& ev, std::ostream& out) {
     out << indent << WaitLine(w, t.edges) << '\n';
     if (!w.query.empty()) out << indent << "  query: " << IndentedText(w.query, indent + "    ") << '\n';
   }
+  WriteFindingsText(ev.findings, "  ", "findings", color_, out);
+  out << '\n';
+}
+
+void SnapshotText::WriteDeadlock(const Event& ev, std::ostream& out) const {
+  const Deadlock& d = *ev.deadlock;
+  out << Paint("1;31", "deadlock") << "  " << Time(ev) << "  " << Where(ev);
+  if (d.before_watch) out << "  (reported before the watch began)";
+  out << "\n  " << Plural(d.processes.size(), "transaction", "transactions") << ", victim "
+      << (d.victim.empty() ? "not reported" : Clean(d.victim))
+      << (d.complete ? "" : " (report incomplete)") << '\n';
+  for (const WaitEdge& e : d.edges)
+    out << "    " << Clean(e.waiter) << " waits for " << Paint("33", Clean(e.mode)) << " on "
+        << Clean(e.lock.Label()) << ", blocked by " << Clean(e.blocker)
+        << (e.blocker_mode.empty() ? "" : " holding " + Clean(e.blocker_mode)) << '\n';
+  for (const Participant& p : d.processes) {
+    std::string head = "    " + Clean(p.id) + ": ";
+    out << head << (p.query.empty() ? "(no query in the report)"
+                                     : IndentedText(p.query, std::string(head.size(), ' ')))
+        << '\n';
+  }
+  for (const std::string& problem : d.problems) out << "  problem: " << Clean(problem) << '\n';
   WriteFindingsText(ev.findings, "  ", "findings", color_, out);
   out << '\n';
 }

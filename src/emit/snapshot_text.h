@@ -17,6 +17,9 @@ class SnapshotText {
   /// Writes one block for a snapshot-type event; false (nothing written)
   /// for other events.
   bool Write(const Event& event, std::ostream& out);
+  /// `watch`: a deadlock the server reported between two polls (MySQL's
+  /// LATEST DETECTED DEADLOCK): its transactions, waits and victim.
+  void WriteDeadlock(const Event& event, std::ostream& out) const;
 
   /// "850 ms", "2.4 s", "3 min 12 s", "2 h 05 min".
   static std::string Duration(double ms);

@@ -135,6 +135,9 @@ struct Deadlock {
   /// missing, a cut file); `problems` says why. Never invented.
   bool complete = true;
   std::vector<std::string> problems;
+  /// `watch`: the server already reported it at the first poll, so it
+  /// happened before the watch began (MySQL's LATEST DETECTED DEADLOCK).
+  bool before_watch = false;
 };
 
 enum class WaitOutcome {
@@ -202,6 +205,7 @@ struct Backend {
   LockTarget wait_lock;
   std::optional<double> wait_age_ms;
   std::vector<HeldLock> holds;    // its granted locks on contested targets
+  std::optional<int64_t> rows_locked;  // MySQL: INNODB_TRX.trx_rows_locked
 };
 
 /// A blocking tree: a root blocker (waiting for no lock) and every process

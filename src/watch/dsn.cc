@@ -111,7 +111,7 @@ std::string MaskSecrets(std::string_view text, const std::vector<std::string>& s
 }
 
 std::string MaskDsn(std::string_view dsn) {
-  for (std::string_view scheme : {"postgresql://", "postgres://"})
+  for (std::string_view scheme : {"postgresql://", "postgres://", "mysql://", "mariadb://"})
     if (dsn.substr(0, scheme.size()) == scheme) return MaskUri(dsn, scheme.size());
   return MaskKeywords(dsn);
 }

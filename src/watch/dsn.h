@@ -1,5 +1,5 @@
 // Connection strings as they may be printed: every password masked, in both
-// libpq forms (key=value and postgresql:// URIs). docs/watch.md#safety.
+// libpq forms (key=value and postgresql:// URIs), and mysql:// / mariadb:// URIs. docs/watch.md#safety.
 #pragma once
 
 #include <string>

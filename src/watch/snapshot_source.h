@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "parsers/postgresql/pg_snapshot.h"
 
@@ -38,6 +40,12 @@ class SnapshotSource {
     };
     Status status = Status::kOk;
     PgSnapshot snapshot;  // kOk: rows, has_blocking_pids, poll_ms, server
+    /// kOk: the snapshot already analysed, from a source that reads another
+    /// engine (MySQL, MariaDB); the watcher analyses `snapshot` when absent.
+    std::optional<SnapshotAnalysis> analysis;
+    /// kOk: deadlocks the server reported since the last poll (MySQL's
+    /// LATEST DETECTED DEADLOCK), oldest first.
+    std::vector<Event> deadlocks;
     std::string error;    // otherwise: the server's or libpq's message, secrets masked
     /// kOk: backends whose query the role may not read (no pg_read_all_stats:
     /// pg_stat_activity says "<insufficient privilege>"); their query is
@@ -57,5 +65,22 @@ std::unique_ptr<SnapshotSource> MakePqxxSnapshotSource(const std::string& dsn,
 /// The query `watch` runs: docs/snapshot.sql, compiled in by the build
 /// (cmake/embed_snapshot_sql.cmake).
 const char* PgSnapshotQuery();
+
+/// `uri` is mysql://[user[:password]@]host[:port][/db][?socket=PATH&...] or
+/// mariadb://...; what it leaves out comes from the option files' [client]
+/// and [mysql] groups and MYSQL_PWD, as the mariadb client reads them.
+/// docs/mysql.md#watch.
+std::unique_ptr<SnapshotSource> MakeMariadbSnapshotSource(const std::string& uri,
+                                                          const PollSettings& settings);
+
+/// The queries of a MySQL / MariaDB watch, compiled in from docs/: MariaDB
+/// and MySQL 5.7 (mysql-snapshot.sql), MySQL 8.0+ (mysql8-snapshot.sql), and
+/// the metadata locks when performance_schema has them (mysql-snapshot-mdl.sql).
+const char* MariadbSnapshotQuery();
+const char* Mysql8SnapshotQuery();
+const char* MysqlMdlSnapshotQuery();
+
+/// True when `dsn` names a MySQL or MariaDB server (mysql:// or mariadb://).
+bool IsMysqlUri(const std::string& dsn);
 
 }  // namespace lockgraph

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "analysis/event_time.h"
 #include "analysis/redact.h"
 #include "emit/emitter.h"
 #include "emit/event_json.h"
@@ -43,6 +44,14 @@ struct Round {
 
 double MsSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// Servers' times carry their zone (sampled_at, InnoDB's excepted): read
+/// as written, else as UTC (analysis/event_time.h).
+const TimeResolver& Times() {
+  static std::string error;
+  static const std::unique_ptr<TimeResolver> resolver = TimeResolver::Make("", &error);
+  return *resolver;
 }
 
 class Watcher {
@@ -99,17 +108,28 @@ class Watcher {
     s.ever_ok = true;
     s.failed = false;
     s.backoff_ms = 0;
-    s.analysis = AnalyzePgSnapshot(res.snapshot);
+    s.analysis = res.analysis ? std::move(*res.analysis) : AnalyzePgSnapshot(res.snapshot);
     // The snapshot rules (an unbroken cycle, an idle-in-transaction root,
     // a DDL queue, a long wait) on this poll's events: one engine a poll,
     // so that nothing accumulates over a watch of days.
     RuleEngine rules(RuleSelection{});
     for (Event& ev : s.analysis.events) rules.OnEvent(&ev);
     std::vector<Event> changes = s.tracker.Update(s.analysis.backends, s.analysis.edges, s.analysis.events);
+    // Deadlocks the server broke since the last poll: in this poll's picture
+    // and its changes, with the engine's rules' findings.
+    for (Event& ev : res.deadlocks) {
+      rules.OnEvent(&ev);
+      r->changed = true;
+      changes.push_back(ev);
+      s.analysis.events.push_back(std::move(ev));
+    }
     if (options_.redact) {  // after the tracker: it keys waits by the real queries
       for (Event& ev : s.analysis.events) RedactEvent(&ev);
       for (Event& ev : changes) RedactEvent(&ev);
     }
+    // time_iso beside each server's own time (its snapshot's sampled_at).
+    for (Event& ev : s.analysis.events) Times().Apply(&ev);
+    for (Event& ev : changes) Times().Apply(&ev);
     r->changed = r->changed || s.tracker.shape_changed();
     if (options_.metrics) {
       options_.metrics->OnPoll(s.source->label(), s.analysis.backends, s.analysis.events);
@@ -129,7 +149,10 @@ class Watcher {
     std::string msg = "lockgraph watch: " + s.source->label() + ": " + res.error;
     if (res.status == SnapshotSource::Result::Status::kLoginRefused) {
       refused_ = true;  // the same login would be refused again: stop, exit 2
-      msg += "; not retried: check the user, the password, pg_hba.conf and the database name";
+      msg += IsMysqlUri(s.source->label())
+                 ? "; not retried: check the user, the password, the host the account may log in "
+                   "from and the database name"
+                 : "; not retried: check the user, the password, pg_hba.conf and the database name";
     } else if (res.status != SnapshotSource::Result::Status::kQueryFailed && !options_.once) {
       s.backoff_ms = std::min(options_.max_backoff_ms, s.backoff_ms == 0 ? 1000 : s.backoff_ms * 2);
       s.next_try = Clock::now() + std::chrono::milliseconds(int64_t(s.backoff_ms));
@@ -167,7 +190,9 @@ class Watcher {
     text_ = SnapshotText(options_.color);  // each picture numbers from 1
     for (const Server& s : servers_) {
       if (s.failed) out_ << "server " << s.source->label() << ": " << s.error << "\n\n";
-      else if (s.ever_ok) for (const Event& ev : s.analysis.events) text_.Write(ev, out_);
+      else if (s.ever_ok)
+        for (const Event& ev : s.analysis.events)
+          if (!text_.Write(ev, out_) && ev.deadlock) text_.WriteDeadlock(ev, out_);
     }
   }
 

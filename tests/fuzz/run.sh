@@ -27,6 +27,7 @@ seed_patterns() {
     fuzz_pg_stderr) echo '*.log' ;;
     fuzz_pg_syslog) echo 'syslog-*.log stderr-*.log' ;;
     fuzz_pg_csvlog | fuzz_pglocks_csv) echo '*.csv' ;;
+    fuzz_mysql_snapshot) echo 'mariadb-*-snapshot*' ;;
     fuzz_pg_jsonlog | fuzz_pglocks_json) echo '*.json' ;;
     fuzz_sqlserver_xml) echo '*.xdl *.xml' ;;
     fuzz_sqlserver_errorlog) echo '*.txt' ;;
