@@ -10,25 +10,28 @@ namespace {
 
 constexpr std::string_view kMessageKey = "\"message\"";
 
-// memmem for the short keys searched here, 16 positions at a time: a
-// position is a candidate when both the needle's first and last bytes are
-// where they should be (rare in a log line), and only candidates are
-// compared in full. glibc's memmem was a third of jsonlog's time.
+// memmem for the short quoted keys searched here, 16 positions at a time: a
+// position is a candidate when the needle's second and last bytes are where
+// they should be (the key's first letter and its closing quote: rare in a
+// log line, unlike two quotes at the key's distance), and only candidates
+// are compared in full (needles of three bytes or more). glibc's memmem was
+// a third of jsonlog's time.
 size_t Find(std::string_view hay, std::string_view needle, size_t from = 0) {
   const size_t n = needle.size();
   if (from >= hay.size() || hay.size() - from < n) return std::string_view::npos;
   const char* base = hay.data();
   const size_t last_start = hay.size() - n;  // the last position a match can start at
   size_t i = from;
-  const __m128i first = _mm_set1_epi8(needle.front()), last = _mm_set1_epi8(needle.back());
+  const __m128i first = _mm_set1_epi8(needle[1]), last = _mm_set1_epi8(needle.back());
   for (; i + 16 <= last_start + 1; i += 16) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i));
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i + 1));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i + n - 1));
     unsigned mask = unsigned(_mm_movemask_epi8(
         _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
     while (mask) {
       const size_t at = i + size_t(__builtin_ctz(mask));
-      if (std::memcmp(base + at + 1, needle.data() + 1, n - 2) == 0) return at;
+      if (base[at] == needle[0] && std::memcmp(base + at + 2, needle.data() + 2, n - 3) == 0)
+        return at;
       mask &= mask - 1;
     }
   }
