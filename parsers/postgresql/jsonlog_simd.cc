@@ -46,8 +46,10 @@ bool PlainBytes(std::string_view s) {
       continue;
     }
     if (*p != '\\' || p + 1 >= end) return false;
-    const char e = p[1];
-    if (!std::strchr("\"\\/bfnrt", e) || e == '\0') return false;
+    switch (p[1]) {
+      case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': break;
+      default: return false;
+    }
     p += 2;
   }
   return true;
