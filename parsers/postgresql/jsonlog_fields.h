@@ -27,8 +27,8 @@ JsonlogKey LookupJsonlogKey(std::string_view name);
 void ClearJsonlogRecord(LogRecord* r);
 
 /// Writes the values of one line into a LogRecord, key by key, in the order
-/// the line gives them (the last of duplicate keys wins). Not copyable
-/// concerns: none; holds a pointer to the record, which must outlive it.
+/// the line gives them (the last of duplicate keys wins). Copyable; holds a
+/// pointer to the record, which must outlive it. Not thread-safe.
 class JsonlogFieldWriter {
  public:
   explicit JsonlogFieldWriter(LogRecord* r) : r_(r) {}
