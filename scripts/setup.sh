@@ -8,7 +8,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake make pkg-config ca-certificates \
   libre2-dev libcli11-dev nlohmann-json3-dev libgraphviz-dev graphviz \
-  libpqxx-dev catch2 libpugixml-dev zlib1g-dev libpg-query-dev \
+  libpqxx-dev catch2 libpugixml-dev zlib1g-dev libpg-query-dev libsimdjson-dev \
   postgresql postgresql-client python3 gzip clang libclang-rt-14-dev \
   mariadb-server mariadb-client libhowardhinnant-date-dev tzdata libmariadb-dev >/dev/null
 

@@ -59,6 +59,17 @@ const std::vector<Tpl>& Templates() {
        "SELECT a.id,\n       a.balance,\n       sum(l.amount) AS pending\n  FROM accounts a\n"
        "  LEFT JOIN ledger l ON l.account_id = a.id AND l.posted_at IS NULL\n WHERE a.id = \x01\n GROUP BY a.id, a.balance;",
        nullptr, 0},
+      // An ORM's quoted identifiers (Rails, Django): escaped quotes in jsonlog and csvlog.
+      {"SELECT", "shop",
+       "SELECT \"customers\".\"id\", \"customers\".\"email\", \"customers\".\"created_at\" FROM \"customers\""
+       " WHERE \"customers\".\"id\" = \x01 LIMIT 1;",
+       "SELECT \"customers\".\"id\", \"customers\".\"email\", \"customers\".\"created_at\" FROM \"customers\""
+       " WHERE \"customers\".\"id\" = $1 LIMIT $2", 2},
+      // Application SQL indented with tabs (a heredoc in the code): \n\t in jsonlog.
+      {"UPDATE", "billing",
+       "UPDATE \"invoices\"\n\tSET \"state\" = 'overdue',\n\t\t\"reminded_at\" = now()\n\tWHERE \"due_at\" < now()"
+       "\n\t  AND \"account_id\" = \x01;",
+       nullptr, 0},
       {"SELECT", "", "SELECT 1;", "SELECT 1", 0},
       {"SELECT", "", "SELECT now();", nullptr, 0},
       {"SET", "", "SET statement_timeout = '\x05s';", nullptr, 0},

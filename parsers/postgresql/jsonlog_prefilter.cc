@@ -1,6 +1,8 @@
 // See jsonlog_prefilter.h.
 #include "parsers/postgresql/jsonlog_prefilter.h"
 
+#include <emmintrin.h>
+
 #include <cstring>
 
 namespace lockgraph {
@@ -8,10 +10,34 @@ namespace {
 
 constexpr std::string_view kMessageKey = "\"message\"";
 
+// memmem for the short quoted keys searched here, 16 positions at a time: a
+// position is a candidate when the needle's second and last bytes are where
+// they should be (the key's first letter and its closing quote: rare in a
+// log line, unlike two quotes at the key's distance), and only candidates
+// are compared in full (needles of three bytes or more). glibc's memmem was
+// a third of jsonlog's time.
 size_t Find(std::string_view hay, std::string_view needle, size_t from = 0) {
-  if (from >= hay.size()) return std::string_view::npos;
-  const void* p = memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
-  return p ? size_t(static_cast<const char*>(p) - hay.data()) : std::string_view::npos;
+  const size_t n = needle.size();
+  if (from >= hay.size() || hay.size() - from < n) return std::string_view::npos;
+  const char* base = hay.data();
+  const size_t last_start = hay.size() - n;  // the last position a match can start at
+  size_t i = from;
+  const __m128i first = _mm_set1_epi8(needle[1]), last = _mm_set1_epi8(needle.back());
+  for (; i + 16 <= last_start + 1; i += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i + 1));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i + n - 1));
+    unsigned mask = unsigned(_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
+    while (mask) {
+      const size_t at = i + size_t(__builtin_ctz(mask));
+      if (base[at] == needle[0] && std::memcmp(base + at + 2, needle.data() + 2, n - 3) == 0)
+        return at;
+      mask &= mask - 1;
+    }
+  }
+  for (; i <= last_start; ++i)
+    if (base[i] == needle.front() && std::memcmp(base + i, needle.data(), n) == 0) return i;
+  return std::string_view::npos;
 }
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }

@@ -31,6 +31,9 @@ int RunAnalyze(const AnalyzeArgs& args) {
   options.keep_unparsed = args.show_unparsed ? 10000 : 0;
   const bool sees_events = EmitterSeesEvents(*emitter);
   options.collect_events = !sees_events;
+  // No check verdict here: the emitter says which events it reads (emitter.h).
+  options.examples_only = emitter->NeedsEvents() != EventNeeds::kAll;
+  options.keep_findings = emitter->NeedsEvents() == EventNeeds::kExamplesAndFindings;
   StreamToEmitter stream(*emitter, std::cout);
   Analyzer analyzer(options, sees_events ? &stream : nullptr);
 

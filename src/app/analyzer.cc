@@ -253,10 +253,33 @@ void Analyzer::OnEvent(Event&& event) {
   rules_.OnEvent(&event);  // before any emitter sees it: streamed events carry findings
   if (options_.redact) RedactEvent(&event);  // after the rules: they compare key values
   if (stream_) stream_->OnEvent(event);
-  if (options_.collect_events) {
-    report_.events.push_back(std::move(event));
-    event_input_.push_back(input_index_);
+  if (options_.collect_events) Collect(std::move(event));
+}
+
+void Analyzer::Collect(Event&& event) {
+  const uint64_t seq = next_seq_++;
+  if (options_.examples_only) {
+    if (!event.deadlock) {
+      if (!options_.keep_findings || event.findings.empty()) return;
+    } else {
+      auto [it, fresh] = example_of_.try_emplace(event.signature, report_.events.size());
+      if (!fresh) {
+        // Events are made when they end: a later one may start earlier,
+        // and then it is the example Finish's sort would put first.
+        const size_t slot = it->second;
+        if (std::pair(input_index_, event.source.first_line) >=
+            std::pair(event_input_[slot], report_.events[slot].source.first_line))
+          return;
+        report_.events[slot] = std::move(event);
+        event_input_[slot] = input_index_;
+        event_seq_[slot] = seq;
+        return;
+      }
+    }
   }
+  report_.events.push_back(std::move(event));
+  event_input_.push_back(input_index_);
+  event_seq_.push_back(seq);
 }
 
 void Analyzer::OnUnparsed(const std::string& file, uint64_t line, std::string_view text) {
@@ -276,11 +299,13 @@ Report& Analyzer::Finish() {
   // by where they start so that every output reads in log order.
   std::vector<size_t> order(report_.events.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  // Ties keep the order of arrival.
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const Event& x = report_.events[a];
     const Event& y = report_.events[b];
     if (event_input_[a] != event_input_[b]) return event_input_[a] < event_input_[b];
-    return x.source.first_line < y.source.first_line;
+    if (x.source.first_line != y.source.first_line) return x.source.first_line < y.source.first_line;
+    return event_seq_[a] < event_seq_[b];
   });
   std::vector<Event> sorted;
   sorted.reserve(order.size());

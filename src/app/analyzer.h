@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "analysis/event_time.h"
@@ -24,6 +25,12 @@ struct AnalyzeOptions {
   ParseOptions parse;
   size_t keep_unparsed = 0;       // how many unparsed lines to keep (--show-unparsed)
   bool collect_events = true;     // false when only streaming (ndjson)
+  /// With collect_events: keep of the deadlocks only each signature's first
+  /// (in log order: the group's example), and of the other events those
+  /// with findings when `keep_findings`, none otherwise; what the CI
+  /// formats read without a check (Emitter::NeedsEvents).
+  bool examples_only = false;
+  bool keep_findings = true;
   RuleSelection rules;            // --rules, --disable, --max-wait (checked by the caller)
   bool redact = false;            // --redact: literals in queries become "?" (analysis/redact.h)
   /// --threads: 1 parses and analyses on one thread; 2 or more hands each
@@ -92,7 +99,14 @@ class Analyzer : public ParseSink {
   std::vector<std::unique_ptr<Framing>> framings_;
   Report report_;
   size_t input_index_ = 0;
+  /// Keeps a collected event (options_.examples_only decides which).
+  void Collect(Event&& event);
+
   std::vector<size_t> event_input_;  // input index of each collected event
+  std::vector<uint64_t> event_seq_;  // arrival number of each collected event
+  uint64_t next_seq_ = 0;
+  /// examples_only: signature -> the slot in report_.events of its example.
+  std::unordered_map<std::string, size_t> example_of_;
   RuleEngine rules_;
   RepeatFilter repeats_;
   std::unique_ptr<TimeResolver> time_;

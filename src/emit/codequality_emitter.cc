@@ -39,6 +39,7 @@ class CodeQualityEmitter : public Emitter {
     return "GitLab Code Quality JSON (redacted unless --no-redact; docs/ci.md)";
   }
   bool RedactsByDefault() const override { return true; }
+  EventNeeds NeedsEvents() const override { return EventNeeds::kExamplesAndFindings; }
 
   void Write(const Report& report, std::ostream& out) override {
     issues_ = json::array();

@@ -17,6 +17,17 @@ struct EmitOptions {
   bool color = false;  // ANSI colour in text output (never with NO_COLOR)
 };
 
+/// Which events an emitter's Write reads (Emitter::NeedsEvents).
+enum class EventNeeds {
+  kAll,
+  /// Each deadlock group's example (its first deadlock in log order) and
+  /// the events with findings that are not deadlocks (sarif, github,
+  /// codequality).
+  kExamplesAndFindings,
+  /// Each deadlock group's example only (junit).
+  kExamples,
+};
+
 class Emitter {
  public:
   virtual ~Emitter() = default;
@@ -30,6 +41,9 @@ class Emitter {
   /// OnEvent, without writing), so the caller need not keep the events in
   /// Report::events: memory stays flat (json, with an EventSpool).
   virtual bool KeepsOwnEvents() const { return false; }
+  /// What Write reads of Report::events without a check verdict (set_check
+  /// not called); analyze keeps only that. kAll by default.
+  virtual EventNeeds NeedsEvents() const { return EventNeeds::kAll; }
   virtual void OnEvent(const Event& event, std::ostream& out) {}
   virtual void OnInputStart(size_t input) {}
   /// True when queries are redacted unless --no-redact (formats that are

@@ -73,6 +73,7 @@ class GithubEmitter : public Emitter {
   std::string Description() const override {
     return "GitHub Actions annotations (::error file=...,line=...::...)";
   }
+  EventNeeds NeedsEvents() const override { return EventNeeds::kExamplesAndFindings; }
 
   void Write(const Report& report, std::ostream& out) override {
     for (const DeadlockGroup& g : GroupsByCause(report)) {

@@ -57,6 +57,7 @@ class JunitEmitter : public Emitter {
     return "JUnit XML, one test case per deadlock signature (redacted unless --no-redact)";
   }
   bool RedactsByDefault() const override { return true; }
+  EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
 
   void Write(const Report& report, std::ostream& out) override {
     pugi::xml_document doc;

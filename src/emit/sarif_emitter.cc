@@ -183,6 +183,7 @@ class SarifEmitter : public Emitter {
     return "SARIF 2.1.0 for code scanning (redacted unless --no-redact; docs/ci.md)";
   }
   bool RedactsByDefault() const override { return true; }
+  EventNeeds NeedsEvents() const override { return EventNeeds::kExamplesAndFindings; }
 
   void Write(const Report& report, std::ostream& out) override {
     MapPaths(report);
