@@ -4,6 +4,7 @@
 #include "io/decoder.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,10 @@ namespace lockgraph {
 namespace {
 
 constexpr size_t kChunk = 1 << 20;  // 1 MiB reads
+/// A pipe's head: lines go on being collected for sniffing while they keep
+/// coming at least this often (a slow writer, `tail -F` of a busy log); a
+/// pipe quiet this long is sniffed on what has come.
+constexpr int kPipeQuietMs = 300;
 
 std::string SystemError(const std::string& path, const char* what) {
   return path + ": " + what + ": " + std::strerror(errno);
@@ -148,9 +153,16 @@ const std::vector<std::string>& LineReader::Head(size_t n) {
       }
       break;
     }
-    // A pipe (tail -F | lockgraph): sniff what has come, do not wait for
-    // more, or nothing would be reported until n lines arrived.
-    if (!head_.empty() && !regular_file_) break;
+    // A pipe (tail -F | lockgraph): sniff what has come once the writer
+    // pauses, or nothing would be reported until n lines arrived; but not
+    // on a first line alone while more are on their way (a format guessed
+    // from one line loses the records of the next ones).
+    // (A compressed pipe is sniffed on what has come: its decoder may hold
+    // output that no poll() of the descriptor shows.)
+    if (!head_.empty() && !regular_file_) {
+      struct pollfd p = {fd_, POLLIN, 0};
+      if (decoder_ || poll(&p, 1, kPipeQuietMs) == 0) break;
+    }
     long got = Fill(kChunk, &error);
     if (got < 0) pending_error_ = error;  // reported by ForEachLine
     if (got <= 0) eof_ = true;

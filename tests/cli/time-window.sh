@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# --timezone, --since and --until (sourced by tests/cli/run.sh): the JSON's
+# --timezone, --since and --until (sourced by tests/cli/run.sh), and stdin from a slow writer: the JSON's
 # time_iso, the window on a real log, and the usage errors.
 SCEN="$ROOT/samples/postgresql/scenarios.log"
 MARIA="$ROOT/samples/mysql/mariadb-10.11-error.log"
@@ -25,3 +25,8 @@ check "--timezone Mars/Olympus: a usage error naming the option" bash -c \
   "'$BIN' analyze --timezone Mars/Olympus '$SCEN' >/dev/null 2>'$WORK/err'; test \$? -eq 2 && grep -q -- '--timezone.*unknown time zone \"Mars/Olympus\"' '$WORK/err'"
 check "--since yesterday: a usage error with the forms it takes" bash -c \
   "'$BIN' analyze --since yesterday '$SCEN' >/dev/null 2>'$WORK/err'; test \$? -eq 2 && grep -q -- '--since.*\"yesterday\" is not a time: give an ISO time' '$WORK/err'"
+# A slow writer (a line every 50 ms) must not make the sniffer guess the format
+# from the first line alone: the deadlock of the first 30 lines is kept.
+check "stdin from a slow writer: the format is sniffed on more than the first line" bash -c \
+  "(while IFS= read -r l; do printf '%s\n' \"\$l\"; sleep 0.05; done < <(head -30 '$SCEN')) |
+   '$BIN' analyze --format ndjson - 2>/dev/null | tail -1 | grep -q '\"deadlocks\":1,.*\"unparsed\":0'"
