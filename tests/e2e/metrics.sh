@@ -237,4 +237,61 @@ PY
 if out=$(promtool check metrics <"$WORK/analyze.prom" 2>&1); then check pass "promtool check metrics on analyze --format prometheus"
 else check fail "promtool check metrics on analyze --format prometheus" "$out"; fi
 
+# ---- follow --metrics-listen, scraped by Prometheus while its log grows ----------------------
+# The cluster's log is appended in two halves to a file follow tails; Prometheus's
+# deadlock and lock-wait sums must equal the events follow wrote, and analyze's.
+mkdir -p "$WORK/flog" "$WORK/prometheus-follow"
+: >"$WORK/flog/postgresql.log"
+"$BIN" follow --metrics-listen 127.0.0.1:0 --output "$WORK/follow.ndjson" "$WORK/flog/" \
+  2>"$WORK/follow.err" &
+FOLLOW_PID=$!
+BG_PIDS+=("$FOLLOW_PID")
+FOLLOW_URL=""
+for _ in $(seq 100); do
+  FOLLOW_URL=$(sed -n 's/^lockgraph follow: serving metrics on \(http:.*\)$/\1/p' "$WORK/follow.err")
+  [ -n "$FOLLOW_URL" ] && break
+  sleep 0.1
+done
+[ -n "$FOLLOW_URL" ] && check pass "follow --metrics-listen 127.0.0.1:0" "$FOLLOW_URL" ||
+  { check fail "follow --metrics-listen" "$(cat "$WORK/follow.err")"; finish; }
+FTARGET=${FOLLOW_URL#http://}
+FTARGET=${FTARGET%/metrics}
+PROM_PORT=$(lg_free_port)
+cat >"$WORK/prometheus-follow/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: lockgraph-follow
+    static_configs:
+      - targets: ['$FTARGET']
+YML
+prometheus --config.file="$WORK/prometheus-follow/prometheus.yml" \
+  --storage.tsdb.path="$WORK/prometheus-follow/data" --web.listen-address="127.0.0.1:$PROM_PORT" \
+  --log.level=warn >"$WORK/prometheus-follow/out.log" 2>&1 &
+BG_PIDS+=("$!")
+PROM="http://127.0.0.1:$PROM_PORT"
+for _ in $(seq 150); do curl -fs "$PROM/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+half=$(( $(wc -l <"$LOG") / 2 ))
+head -n "$half" "$LOG" >>"$WORK/flog/postgresql.log"
+sleep 1
+tail -n +"$((half + 1))" "$LOG" >>"$WORK/flog/postgresql.log"
+want_deadlocks=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["deadlocks"])' "$WORK/analyze.json")
+want_waits=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["lock_waits"])' "$WORK/analyze.json")
+for _ in $(seq 100); do
+  [ "$(grep -c '"type":"deadlock"' "$WORK/follow.ndjson" 2>/dev/null)" = "$want_deadlocks" ] &&
+    [ "$(grep -c '"type":"lock_wait"' "$WORK/follow.ndjson")" = "$want_waits" ] && break
+  sleep 0.2
+done
+got_deadlocks=$(grep -c '"type":"deadlock"' "$WORK/follow.ndjson")
+got_waits=$(grep -c '"type":"lock_wait"' "$WORK/follow.ndjson")
+[ "$got_deadlocks" = "$want_deadlocks" ] && [ "$got_waits" = "$want_waits" ] &&
+  check pass "follow wrote each deadlock and lock wait of the grown log once" "$got_deadlocks deadlocks, $got_waits lock waits" ||
+  check fail "follow wrote the grown log's events" "$got_deadlocks/$want_deadlocks deadlocks, $got_waits/$want_waits lock waits"
+prom_equals "prometheus scraped follow's deadlock count" 'sum(lockgraph_deadlocks_total)' " $want_deadlocks"
+prom_equals "prometheus scraped follow's lock-wait count" 'sum(lockgraph_lock_waits_total)' " $want_waits"
+kill -TERM "$FOLLOW_PID"
+wait "$FOLLOW_PID"
+rc=$?
+[ "$rc" = 0 ] && check pass "follow stops on SIGTERM with exit 0" || check fail "follow stops on SIGTERM" "exit $rc"
+
 finish
