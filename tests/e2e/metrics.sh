@@ -56,25 +56,30 @@ check pass "watch --metrics-listen 127.0.0.1:0" "$METRICS_URL"
 TARGET=${METRICS_URL#http://}
 TARGET=${TARGET%/metrics}
 
-PROM_PORT=$(lg_free_port)
-mkdir -p "$WORK/prometheus"
-cat >"$WORK/prometheus/prometheus.yml" <<YML
+# start_prometheus DIR JOB TARGET: a Prometheus of its own in DIR scraping TARGET
+# every second; sets PROM to its URL once it is ready.
+start_prometheus() {
+  local port
+  port=$(lg_free_port)
+  mkdir -p "$1"
+  cat >"$1/prometheus.yml" <<YML
 global:
   scrape_interval: 1s
   evaluation_interval: 1s
 scrape_configs:
-  - job_name: lockgraph
+  - job_name: $2
     static_configs:
-      - targets: ['$TARGET']
+      - targets: ['$3']
 YML
-prometheus --config.file="$WORK/prometheus/prometheus.yml" \
-  --storage.tsdb.path="$WORK/prometheus/data" --web.listen-address="127.0.0.1:$PROM_PORT" \
-  --log.level=warn >"$WORK/prometheus/out.log" 2>&1 &
-BG_PIDS+=("$!")
-PROM="http://127.0.0.1:$PROM_PORT"
-for _ in $(seq 150); do curl -fs "$PROM/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
-curl -fs "$PROM/-/ready" >/dev/null 2>&1 || { tail "$WORK/prometheus/out.log"; e2e_fail_all "prometheus did not start"; }
-check pass "prometheus" "127.0.0.1:$PROM_PORT scraping $TARGET"
+  prometheus --config.file="$1/prometheus.yml" --storage.tsdb.path="$1/data" \
+    --web.listen-address="127.0.0.1:$port" --log.level=warn >"$1/out.log" 2>&1 &
+  BG_PIDS+=("$!")
+  PROM="http://127.0.0.1:$port"
+  for _ in $(seq 150); do curl -fs "$PROM/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+  curl -fs "$PROM/-/ready" >/dev/null 2>&1 || { tail "$1/out.log"; e2e_fail_all "prometheus did not start"; }
+  check pass "prometheus ($2)" "${PROM#http://} scraping $3"
+}
+start_prometheus "$WORK/prometheus" lockgraph "$TARGET"
 
 # prom QUERY: the result vector as sorted lines "label=value,... VALUE" (labels
 # without __name__, job and instance); "error: ..." when the API says so.
@@ -240,7 +245,7 @@ else check fail "promtool check metrics on analyze --format prometheus" "$out"; 
 # ---- follow --metrics-listen, scraped by Prometheus while its log grows ----------------------
 # The cluster's log is appended in two halves to a file follow tails; Prometheus's
 # deadlock and lock-wait sums must equal the events follow wrote, and analyze's.
-mkdir -p "$WORK/flog" "$WORK/prometheus-follow"
+mkdir -p "$WORK/flog"
 : >"$WORK/flog/postgresql.log"
 "$BIN" follow --metrics-listen 127.0.0.1:0 --output "$WORK/follow.ndjson" "$WORK/flog/" \
   2>"$WORK/follow.err" &
@@ -256,21 +261,7 @@ done
   { check fail "follow --metrics-listen" "$(cat "$WORK/follow.err")"; finish; }
 FTARGET=${FOLLOW_URL#http://}
 FTARGET=${FTARGET%/metrics}
-PROM_PORT=$(lg_free_port)
-cat >"$WORK/prometheus-follow/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-scrape_configs:
-  - job_name: lockgraph-follow
-    static_configs:
-      - targets: ['$FTARGET']
-YML
-prometheus --config.file="$WORK/prometheus-follow/prometheus.yml" \
-  --storage.tsdb.path="$WORK/prometheus-follow/data" --web.listen-address="127.0.0.1:$PROM_PORT" \
-  --log.level=warn >"$WORK/prometheus-follow/out.log" 2>&1 &
-BG_PIDS+=("$!")
-PROM="http://127.0.0.1:$PROM_PORT"
-for _ in $(seq 150); do curl -fs "$PROM/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+start_prometheus "$WORK/prometheus-follow" lockgraph-follow "$FTARGET"
 half=$(( $(wc -l <"$LOG") / 2 ))
 head -n "$half" "$LOG" >>"$WORK/flog/postgresql.log"
 sleep 1
