@@ -155,9 +155,9 @@ check "bash: lockgraph check --max-<TAB>" \
   same "$(printf '%s\n' --max-deadlocks --max-lock-wait --max-unparsed --max-wait)" \
   "$(complete_bash lockgraph check --max-)"
 check "bash: lockgraph check --fail-on PG001,PG01<TAB>" \
-  same "$(printf 'PG001,PG01%s\n' 0 1 2 3 4)" "$(complete_bash lockgraph check --fail-on PG001,PG01)"
+  same "$(printf 'PG001,PG01%s\n' 0 1 2 3 4 5 6 7)" "$(complete_bash lockgraph check --fail-on PG001,PG01)"
 check "bash: lockgraph explain MY00<TAB>" \
-  same "$(printf 'MY00%s\n' 1 2 3 4 5 6 7 8)" "$(complete_bash lockgraph explain MY00)"
+  same "$(printf 'MY00%s\n' 1 2 3 4 5 6 7 8 9)" "$(complete_bash lockgraph explain MY00)"
 mkdir -p "$WORK/logs/sub" && touch "$WORK/logs/pg-1.log" "$WORK/logs/pg-2.log.gz"
 check "bash: lockgraph analyze <dir>/pg<TAB>: files" \
   same "$(printf '%s\n' "$WORK/logs/pg-1.log" "$WORK/logs/pg-2.log.gz")" \
@@ -189,7 +189,7 @@ if command -v zsh >/dev/null; then
     same "$(printf '%s\n' --max-deadlocks --max-lock-wait --max-unparsed --max-wait)" \
     "$(complete_zsh 'lockgraph check --max-')"
   check "zsh: lockgraph explain MY00<TAB>" \
-    same "$(printf 'MY00%s\n' 1 2 3 4 5 6 7 8)" "$(complete_zsh 'lockgraph explain MY00')"
+    same "$(printf 'MY00%s\n' 1 2 3 4 5 6 7 8 9)" "$(complete_zsh 'lockgraph explain MY00')"
   check "zsh: lockgraph analyze <dir>/pg<TAB>: files" \
     same "$(printf '%s\n' pg-1.log pg-2.log.gz)" "$(complete_zsh "lockgraph analyze $WORK/logs/pg")"
 fi
