@@ -74,6 +74,9 @@ void AddAnalyzeCommand(CLI::App& app) {
   lockgraph analyze --rules PG001,PG002 --max-wait 5000 postgresql.log
   lockgraph analyze --disable PG010,PG011 postgresql.log
   lockgraph analyze --redact --format json customer.log > shareable.json
+  lockgraph analyze --since -2h postgresql.log                 # the last two hours
+  lockgraph analyze --since 2026-12-02T10:00 --until 2026-12-02T11:00 postgresql.log
+  lockgraph analyze --timezone Europe/Berlin /var/log/mysql/error.log   # zoneless times
 
 Each deadlock and lock wait is checked by the rules (`lockgraph rules`,
 `lockgraph explain PG001`); repeated deadlocks are grouped by signature.
