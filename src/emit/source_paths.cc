@@ -86,8 +86,10 @@ void RelocateSources(Report* report, const std::string& root) {
   for (Event& ev : report->events) {
     std::string given = ev.source.file;
     path(&ev.source.file);
+    if (!ev.server.empty() && !given.empty()) path(&ev.server);  // several logs: a file too
     RelocateFindings(&ev.findings, given, ev.source.file);
   }
+  for (RelationName& r : report->summary.relation_names) path(&r.file);
   for (DeadlockGroup& g : report->groups) {
     path(&g.first_source.file);
     path(&g.last_source.file);

@@ -83,6 +83,7 @@ std::string Render(const fs::path& input, Emitter& emitter, unsigned threads = 1
   for (DeadlockGroup& g : report.groups) g.first_source.file = g.last_source.file = input.filename();
   for (DeadlockCause& c : report.causes) c.first_source.file = c.last_source.file = input.filename();
   for (UnparsedLine& u : report.unparsed) u.file = input.filename();
+  for (RelationName& r : report.summary.relation_names) r.file = input.filename();
   // As check does after RelocateSources: the paths are relative to a root
   // (sarif names it in originalUriBaseIds), here one that is the same everywhere.
   emitter.set_source_root("/repo");
