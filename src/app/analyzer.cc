@@ -176,17 +176,7 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   return ok;
 }
 
-std::string Analyzer::ServerOfCurrentInput(const std::string& file) const {
-  // The earliest input this one repeats is its server run (repeated_ is by
-  // input index); an input that repeats none is a server run of its own.
-  if (!repeated_.empty() && repeated_.begin()->first < server_of_input_.size())
-    return server_of_input_[repeated_.begin()->first];
-  return file;
-}
-
 void Analyzer::NoteRepeats(const std::string& file) {
-  server_of_input_.resize(input_index_ + 1);  // inputs read empty have none
-  server_of_input_[input_index_] = repeated_.empty() ? file : server_of_input_[repeated_.begin()->first];
   for (const auto& [earlier, n] : repeated_) {
     Diagnostic d;
     d.severity = Diagnostic::Severity::kWarning;
@@ -261,7 +251,6 @@ void Analyzer::OnEvent(Event&& event) {
   }
   relations_.Learn(event, input_index_, event.source.file);
   rules_.OnEvent(&event);  // before any emitter sees it: streamed events carry findings
-  if (input_count_ > 1 && event.server.empty()) event.server = ServerOfCurrentInput(event.source.file);
   if (options_.redact) RedactEvent(&event);  // after the rules: they compare key values
   if (stream_) stream_->OnEvent(event);
   if (options_.collect_events) Collect(std::move(event));

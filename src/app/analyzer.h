@@ -58,10 +58,6 @@ class Analyzer : public ParseSink {
   /// Inputs read so far, also those that failed part way (in the report).
   size_t inputs_read() const { return report_.inputs.size(); }
 
-  /// How many inputs will be read: with more than one, events carry the
-  /// server run they came from (JSON source.server).
-  void set_input_count(size_t n) { input_count_ = n; }
-
   /// The format of an input from its first lines, chosen as AnalyzeInput
   /// chooses it, for a caller that reads the lines itself (`follow`).
   const InputFormat* ChooseFormat(const std::vector<std::string>& head, const std::string& path,
@@ -114,11 +110,6 @@ class Analyzer : public ParseSink {
   RuleEngine rules_;
   RepeatFilter repeats_;
   std::unique_ptr<TimeResolver> time_;
-  /// Several inputs: each event names its server run, the file of the
-  /// earliest input that gave the same run (a csvlog beside its stderr).
-  size_t input_count_ = 1;
-  std::vector<std::string> server_of_input_;
-  std::string ServerOfCurrentInput(const std::string& file) const;
   RelationMap relations_;  // OID -> name, over each whole input
   /// False when --since/--until leave the event out (counted in the summary).
   bool InWindow(const Event& event);

@@ -235,15 +235,12 @@ json EventToJson(const Event& ev) {
     j["time_zone_from"] = ZoneFromName(ev.time_zone_from);
   }
   if (ev.pid) j["pid"] = *ev.pid;
-  if (!ev.server.empty() && ev.source.file.empty()) {
-    j["source"] = {{"server", ev.server}};  // watch
-  } else {
+  if (!ev.server.empty())
+    j["source"] = {{"server", ev.server}};
+  else
     j["source"] = {{"file", ev.source.file},
                    {"first_line", ev.source.first_line},
                    {"last_line", ev.source.last_line}};
-    // Several logs: the server run the input is (analyzer: repeats).
-    if (!ev.server.empty()) j["source"]["server"] = ev.server;
-  }
   if (!ev.source.kind.empty()) j["source"]["kind"] = ev.source.kind;  // "client"
   json s = SessionToJson(ev.session);
   if (!s.empty()) j["session"] = std::move(s);

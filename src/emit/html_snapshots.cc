@@ -18,7 +18,7 @@ std::string Age(const std::optional<double>& ms) {
 }
 
 std::string Where(const Event& ev) {
-  if (!ev.server.empty() && ev.source.file.empty()) return HtmlText(ev.server);
+  if (!ev.server.empty()) return HtmlText(ev.server);
   return HtmlText(ev.source.file) + ":" + std::to_string(ev.source.first_line) + "-" +
          std::to_string(ev.source.last_line);
 }

@@ -30,16 +30,3 @@ check "--since yesterday: a usage error with the forms it takes" bash -c \
 check "stdin from a slow writer: the format is sniffed on more than the first line" bash -c \
   "(while IFS= read -r l; do printf '%s\n' \"\$l\"; sleep 0.05; done < <(head -30 '$SCEN')) |
    '$BIN' analyze --format ndjson - 2>/dev/null | tail -1 | grep -q '\"deadlocks\":1,.*\"unparsed\":0'"
-# Several logs: each event names the server run it came from; one log: no server.
-RULES="$ROOT/samples/postgresql/rules.log"
-GROUPS_LOG="$ROOT/samples/postgresql/groups.log"
-check "several logs: events carry source.server, the same run given twice counted once" bash -c \
-  "'$BIN' analyze --format ndjson '$RULES' '$ROOT/samples/postgresql/rules.csv' '$GROUPS_LOG' | python3 -c '
-import json, sys, collections
-c = collections.Counter()
-for l in sys.stdin:
-    e = json.loads(l)
-    if e[\"type\"] != \"summary\":
-        c[(e[\"source\"][\"file\"].rsplit(\"/\", 1)[-1], e[\"source\"][\"server\"].rsplit(\"/\", 1)[-1])] += 1
-assert set(c) == {(\"rules.log\", \"rules.log\"), (\"groups.log\", \"groups.log\")}, c' &&
-   ! '$BIN' analyze --format ndjson '$RULES' | grep -q '\"server\"'"
