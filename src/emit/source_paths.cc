@@ -86,7 +86,6 @@ void RelocateSources(Report* report, const std::string& root) {
   for (Event& ev : report->events) {
     std::string given = ev.source.file;
     path(&ev.source.file);
-    if (!ev.server.empty() && !given.empty()) path(&ev.server);  // several logs: a file too
     RelocateFindings(&ev.findings, given, ev.source.file);
   }
   for (RelationName& r : report->summary.relation_names) path(&r.file);
