@@ -24,14 +24,21 @@ bool IsDeadlockMessage(std::string_view m) {
   return kPrefixes.MayMatch(m) && MatchPgText(PgText::kDeadlockDetected, m);
 }
 
-Event MakeDeadlock(const LogRecord& r) {
+/// An event of `type` with what every event takes from its record: time,
+/// pid, source span, session, whether it was cut.
+Event EventOfRecord(EventType type, const LogRecord& r) {
   Event ev;
-  ev.type = EventType::kDeadlock;
+  ev.type = type;
   ev.time = r.time;
   ev.pid = r.pid;
   ev.source = r.source;
   ev.session = r.session;
   ev.truncated = r.truncated;
+  return ev;
+}
+
+Event MakeDeadlock(const LogRecord& r) {
+  Event ev = EventOfRecord(EventType::kDeadlock, r);
   Deadlock d;
   d.victim = r.pid ? std::to_string(*r.pid) : "";
   if (r.primary_missing) {
@@ -90,13 +97,7 @@ bool IsUniqueViolation(const LogRecord& r) {
 // `duplicate key value violates unique constraint "c"`, DETAIL `Key (a, b)=(1, 2)
 // already exists.`: the constraint and the key, for PG016.
 Event MakeUniqueViolation(const LogRecord& r) {
-  Event ev;
-  ev.type = EventType::kUniqueViolation;
-  ev.time = r.time;
-  ev.pid = r.pid;
-  ev.source = r.source;
-  ev.session = r.session;
-  ev.truncated = r.truncated;
+  Event ev = EventOfRecord(EventType::kUniqueViolation, r);
   UniqueViolation u;
   std::string_view rest = std::string_view(r.message).substr(kUniqueViolation.size());
   if (rest.size() >= 3 && rest[0] == ' ' && rest[1] == '"' && rest.back() == '"')

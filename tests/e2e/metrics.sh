@@ -45,12 +45,17 @@ SERVER=$("$BIN" watch --once --format json "$DSN" 2>"$WORK/once.err" |
   >"$WORK/watch.ndjson" 2>"$WORK/watch.err" &
 WATCH_PID=$!
 BG_PIDS+=("$WATCH_PID")
-METRICS_URL=""
-for _ in $(seq 100); do
-  METRICS_URL=$(sed -n 's/^lockgraph watch: serving metrics on \(http:.*\)$/\1/p' "$WORK/watch.err")
-  [ -n "$METRICS_URL" ] && break
-  sleep 0.1
-done
+# metrics_url COMMAND ERRFILE: the URL COMMAND says it serves metrics on (up to 10 s).
+metrics_url() {
+  local url=""
+  for _ in $(seq 100); do
+    url=$(sed -n "s/^lockgraph $1: serving metrics on \(http:.*\)\$/\1/p" "$2")
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  echo "$url"
+}
+METRICS_URL=$(metrics_url watch "$WORK/watch.err")
 [ -n "$METRICS_URL" ] || { cat "$WORK/watch.err"; e2e_fail_all "watch did not say where it serves metrics"; }
 check pass "watch --metrics-listen 127.0.0.1:0" "$METRICS_URL"
 TARGET=${METRICS_URL#http://}
@@ -251,12 +256,7 @@ mkdir -p "$WORK/flog"
   2>"$WORK/follow.err" &
 FOLLOW_PID=$!
 BG_PIDS+=("$FOLLOW_PID")
-FOLLOW_URL=""
-for _ in $(seq 100); do
-  FOLLOW_URL=$(sed -n 's/^lockgraph follow: serving metrics on \(http:.*\)$/\1/p' "$WORK/follow.err")
-  [ -n "$FOLLOW_URL" ] && break
-  sleep 0.1
-done
+FOLLOW_URL=$(metrics_url follow "$WORK/follow.err")
 [ -n "$FOLLOW_URL" ] && check pass "follow --metrics-listen 127.0.0.1:0" "$FOLLOW_URL" ||
   { check fail "follow --metrics-listen" "$(cat "$WORK/follow.err")"; finish; }
 FTARGET=${FOLLOW_URL#http://}
