@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "io/log_series.h"
 #include "parsers/flushable.h"
 
 namespace lockgraph {
@@ -25,6 +26,26 @@ bool IsContinuation(std::string_view line) {
 bool HasPrefixOption(const InputFormat& format) {
   return format.Name() == "stderr" || format.Name() == "syslog";
 }
+
+/// Passes a stream's events on with the server they came from: the
+/// stream's name (a compose service, a pod, a syslog host), or for grep's
+/// file names their log series (docs/postgresql.md#servers).
+class ServerSink : public ParseSink {
+ public:
+  ServerSink(ParseSink& sink, std::string server) : sink_(sink), server_(std::move(server)) {}
+  void OnEvent(Event&& event) override {
+    if (event.server.empty()) event.server = server_;
+    sink_.OnEvent(std::move(event));
+  }
+  void OnUnparsed(const std::string& file, uint64_t line, std::string_view text) override {
+    sink_.OnUnparsed(file, line, text);
+  }
+  void OnDiagnostic(Diagnostic&& diag) override { sink_.OnDiagnostic(std::move(diag)); }
+
+ private:
+  ParseSink& sink_;
+  std::string server_;
+};
 
 /// The head split by one framing: framed lines, and each stream's inner lines.
 struct HeadSplit {
@@ -141,7 +162,8 @@ class FramedParser : public LineParser, public FlushableParser {
         file_(std::move(file)),
         options_(std::move(options)),
         sink_(sink),
-        stripper_(framing.NewStripper(head)) {
+        stripper_(framing.NewStripper(head)),
+        streams_kind_(framing.Streams()) {
     sniff_options_ = options_;
     if (HasPrefixOption(inner_) && !options_.has_prefix && !detected_.empty())
       sniff_options_ = ParseOptions{detected_, true};
@@ -217,6 +239,7 @@ class FramedParser : public LineParser, public FlushableParser {
     std::unique_ptr<LineParser> parser;
     std::vector<Held> held;
     uint64_t skipped = 0;
+    std::unique_ptr<ServerSink> server;  // a named stream: its events say so
   };
 
   Stream& StreamFor(std::string_view name) {
@@ -257,7 +280,13 @@ class FramedParser : public LineParser, public FlushableParser {
     SniffResult r = inner_.Sniff(lines, sniff_options_);
     if (r.verdict == SniffResult::Verdict::kMatch) {
       stream.state = State::kPostgres;
-      stream.parser = inner_.CreateParser(file_, options_, detected_, sink_);
+      ParseSink* sink = &sink_;
+      if (!stream.name.empty() && streams_kind_ != Framing::StreamKind::kProcess) {
+        stream.server = std::make_unique<ServerSink>(
+            sink_, streams_kind_ == Framing::StreamKind::kFile ? LogSeriesName(stream.name) : stream.name);
+        sink = stream.server.get();
+      }
+      stream.parser = inner_.CreateParser(file_, options_, detected_, *sink);
       stream.parser->Prepare(lines);
       for (const Held& h : stream.held)
         stream.parser->ParseFramedLine(h.inner, h.line_no, FrameFields{h.pid, h.time});
@@ -293,6 +322,7 @@ class FramedParser : public LineParser, public FlushableParser {
   ParseOptions sniff_options_;
   ParseSink& sink_;
   std::unique_ptr<FrameStripper> stripper_;
+  Framing::StreamKind streams_kind_;  // what a stream's name says
   StrippedLine stripped_;
   std::vector<std::unique_ptr<Stream>> streams_;  // in order of their first line
   std::unordered_map<std::string, Stream*> by_name_;
