@@ -7,6 +7,7 @@
 
 #include "io/log_series.h"
 #include "parsers/flushable.h"
+#include "parsers/server_sink.h"
 
 namespace lockgraph {
 namespace {
@@ -26,26 +27,6 @@ bool IsContinuation(std::string_view line) {
 bool HasPrefixOption(const InputFormat& format) {
   return format.Name() == "stderr" || format.Name() == "syslog";
 }
-
-/// Passes a stream's events on with the server they came from: the
-/// stream's name (a compose service, a pod, a syslog host), or for grep's
-/// file names their log series (docs/postgresql.md#servers).
-class ServerSink : public ParseSink {
- public:
-  ServerSink(ParseSink& sink, std::string server) : sink_(sink), server_(std::move(server)) {}
-  void OnEvent(Event&& event) override {
-    if (event.server.empty()) event.server = server_;
-    sink_.OnEvent(std::move(event));
-  }
-  void OnUnparsed(const std::string& file, uint64_t line, std::string_view text) override {
-    sink_.OnUnparsed(file, line, text);
-  }
-  void OnDiagnostic(Diagnostic&& diag) override { sink_.OnDiagnostic(std::move(diag)); }
-
- private:
-  ParseSink& sink_;
-  std::string server_;
-};
 
 /// The head split by one framing: framed lines, and each stream's inner lines.
 struct HeadSplit {
