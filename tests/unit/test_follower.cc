@@ -118,10 +118,12 @@ void FollowInPieces(const std::string& sample, size_t pieces) {
   CHECK(got == expected);
 }
 
-TEST_CASE("follower: a whole stderr, csvlog, jsonlog and syslog log gives analyze's events",
+TEST_CASE("follower: a whole stderr, csvlog, jsonlog, syslog and cloud log gives analyze's events",
           "[follow]") {
   for (const char* sample :
-       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log"}) {
+       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
+        "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
+        "rendered/platform-azure-pt1h.json"}) {
     INFO(sample);
     FollowInPieces(sample, 1);
   }
@@ -130,16 +132,19 @@ TEST_CASE("follower: a whole stderr, csvlog, jsonlog and syslog log gives analyz
 TEST_CASE("follower: growing in pieces with a restart after each, nothing twice or lost",
           "[follow]") {
   for (const char* sample :
-       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log"}) {
+       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
+        "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
+        "rendered/platform-azure-pt1h.json"}) {
     INFO(sample);
     FollowInPieces(sample, 7);
     FollowInPieces(sample, 53);
   }
 }
 
-TEST_CASE("follower: a deadlock leaves when the log goes quiet after it, stderr and syslog",
+TEST_CASE("follower: a deadlock leaves when the log goes quiet after it, stderr, syslog, cloud",
           "[follow]") {
-  for (const char* sample : {"scenarios.log", "rendered/framing-journald.log"}) {
+  for (const char* sample : {"scenarios.log", "rendered/framing-journald.log",
+                             "rendered/platform-gcp-ndjson.json"}) {
     INFO(sample);
     const std::string name = fs::path(sample).filename().string();
     const std::string dir = FreshDir("quiet-" + name);
