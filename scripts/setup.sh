@@ -76,5 +76,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # and tests/metrics/rules.sh; curl to scrape.
 $SUDO apt-get install -y -qq --no-install-recommends \
   libcpp-httplib-dev libssl-dev libbrotli-dev prometheus curl >/dev/null
+# The package under a real systemd (CTest package_systemd: tests/package/systemd.sh):
+# systemd-nspawn boots the machine's own root (an overlay) with systemd as PID 1;
+# logrotate rotates the PostgreSQL log inside it as Debian does.
+$SUDO apt-get install -y -qq --no-install-recommends systemd-container logrotate dbus >/dev/null
 # tests/fleet/check.py (CTest fleet_configs) parses the YAML shipper configs of docs/fleet/.
 $SUDO apt-get install -y -qq --no-install-recommends python3-yaml >/dev/null
