@@ -8,6 +8,7 @@
 #include "analysis/redact.h"
 #include "app/sink_thread.h"
 #include "io/line_reader.h"
+#include "parsers/flushable.h"
 #include "text/plural.h"
 
 namespace lockgraph {
@@ -153,6 +154,10 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
                                          options_.parse, head, *sink)
                       : format->CreateParser(name, options_.parse, detected, *sink);
   parser->Prepare(head);
+  // `tail -F log | lockgraph analyze -`: when the pipe goes quiet between
+  // messages, the records still open are complete (parsers/flushable.h):
+  // their events leave now, not at the next message or the end of input.
+  reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kKeepCut); });
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();
