@@ -16,6 +16,7 @@
 #   python3 bench/stdin_latency.py LOCKGRAPH FILE [--head 10] [--pause 0.15]
 #       [--split auto|stderr|csvlog|jsonlog] [-v]
 import argparse
+import collections
 import json
 import re
 import statistics
@@ -123,8 +124,9 @@ def main():
         print("  no event after the head")
     if in_head:
         print("  %d events of the head (wait for the sniffing pause, 300 ms): max %.0f ms" % (len(in_head), max(in_head)))
+    kinds = collections.Counter("%s %s" % (e["type"], e.get("outcome", "")) for e in at_end)
     print("  %d events at the end of input (%s)" % (len(at_end), ", ".join(
-        "%s %s" % (e["type"], e.get("outcome", "")) for e in at_end) or "none"))
+        "%d %s" % (n, k) for k, n in sorted(kinds.items())) or "none"))
     print("  output byte-identical to the file read at once: %s" % ("yes" if out == reference else "NO"))
 
 
