@@ -5,7 +5,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "io/log_series.h"
 #include "parsers/flushable.h"
+#include "parsers/server_sink.h"
 
 namespace lockgraph {
 namespace {
@@ -141,7 +143,8 @@ class FramedParser : public LineParser, public FlushableParser {
         file_(std::move(file)),
         options_(std::move(options)),
         sink_(sink),
-        stripper_(framing.NewStripper(head)) {
+        stripper_(framing.NewStripper(head)),
+        streams_kind_(framing.Streams()) {
     sniff_options_ = options_;
     if (HasPrefixOption(inner_) && !options_.has_prefix && !detected_.empty())
       sniff_options_ = ParseOptions{detected_, true};
@@ -217,6 +220,7 @@ class FramedParser : public LineParser, public FlushableParser {
     std::unique_ptr<LineParser> parser;
     std::vector<Held> held;
     uint64_t skipped = 0;
+    std::unique_ptr<ServerSink> server;  // a named stream: its events say so
   };
 
   Stream& StreamFor(std::string_view name) {
@@ -257,7 +261,13 @@ class FramedParser : public LineParser, public FlushableParser {
     SniffResult r = inner_.Sniff(lines, sniff_options_);
     if (r.verdict == SniffResult::Verdict::kMatch) {
       stream.state = State::kPostgres;
-      stream.parser = inner_.CreateParser(file_, options_, detected_, sink_);
+      ParseSink* sink = &sink_;
+      if (!stream.name.empty() && streams_kind_ != Framing::StreamKind::kProcess) {
+        stream.server = std::make_unique<ServerSink>(
+            sink_, streams_kind_ == Framing::StreamKind::kFile ? LogSeriesName(stream.name) : stream.name);
+        sink = stream.server.get();
+      }
+      stream.parser = inner_.CreateParser(file_, options_, detected_, *sink);
       stream.parser->Prepare(lines);
       for (const Held& h : stream.held)
         stream.parser->ParseFramedLine(h.inner, h.line_no, FrameFields{h.pid, h.time});
@@ -293,6 +303,7 @@ class FramedParser : public LineParser, public FlushableParser {
   ParseOptions sniff_options_;
   ParseSink& sink_;
   std::unique_ptr<FrameStripper> stripper_;
+  Framing::StreamKind streams_kind_;  // what a stream's name says
   StrippedLine stripped_;
   std::vector<std::unique_ptr<Stream>> streams_;  // in order of their first line
   std::unordered_map<std::string, Stream*> by_name_;

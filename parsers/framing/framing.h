@@ -66,6 +66,14 @@ class Framing {
   /// application output): the inner lines must then fit a real
   /// log_line_prefix, not stderr's catch-all `%*`. Default: false.
   virtual bool Weak() const { return false; }
+  /// What a stream is, which decides the server its events name
+  /// (docs/postgresql.md#servers). Default: kServer.
+  enum class StreamKind {
+    kServer,   // a compose service, a pod, a syslog host: named as it is
+    kFile,     // grep -H: the file's log series (io/log_series.h)
+    kProcess,  // Heroku's app[postgres]: says nothing of which server
+  };
+  virtual StreamKind Streams() const { return StreamKind::kServer; }
 };
 
 /// The builtin framings, most specific first (the order breaks ties).

@@ -128,6 +128,7 @@ class GrepFraming : public Framing {
     return std::make_unique<GrepStripper>(head);
   }
   bool Weak() const override { return true; }
+  StreamKind Streams() const override { return StreamKind::kFile; }
 };
 
 }  // namespace

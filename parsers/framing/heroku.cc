@@ -58,6 +58,7 @@ class HerokuStripper : public FrameStripper {
 
 class HerokuFraming : public Framing {
  public:
+  StreamKind Streams() const override { return StreamKind::kProcess; }
   std::string Name() const override { return "heroku"; }
   std::string Description() const override {
     return "Heroku logplex: `<time> app[postgres.PID]: [COLOR] [SEQ-PART] <line>` (classic drain, "

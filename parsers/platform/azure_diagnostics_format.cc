@@ -26,6 +26,10 @@ EntryVerdict ReadAzureRecord(const nlohmann::json& j, EnvelopeEntry* out) {
   out->payload = WithDetailLine(std::move(message), JsonText(j, {"properties", "detail"}));
   out->time = JsonText(j, {"properties", "timestamp"});
   if (out->time.empty()) out->time = JsonText(j, {"time"});
+  // ".../PROVIDERS/MICROSOFT.DBFORPOSTGRESQL/FLEXIBLESERVERS/LG-SERVER": the
+  // server is the last segment, as Azure writes it (upper case).
+  const std::string resource = JsonText(j, {"resourceId"});
+  out->server = resource.substr(resource.rfind('/') + 1);
   return EntryVerdict::kParsed;
 }
 

@@ -31,6 +31,13 @@ EntryVerdict ReadGcpEntry(const nlohmann::json& j, EnvelopeEntry* out) {
   out->payload = it->get<std::string>();
   out->time = JsonText(j, {"timestamp"});
   if (out->time.empty()) out->time = JsonText(j, {"receiveTimestamp"});
+  // The instance: Cloud SQL's "project:instance", AlloyDB's cluster/instance.
+  out->server = JsonText(j, {"resource", "labels", "database_id"});
+  if (out->server.empty()) {
+    const std::string cluster = JsonText(j, {"resource", "labels", "cluster_id"});
+    const std::string instance = JsonText(j, {"resource", "labels", "instance_id"});
+    out->server = cluster.empty() || instance.empty() ? cluster + instance : cluster + "/" + instance;
+  }
   return EntryVerdict::kParsed;
 }
 

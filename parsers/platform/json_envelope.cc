@@ -1,7 +1,11 @@
 // See json_envelope.h.
 #include "parsers/platform/json_envelope.h"
 
+#include <unordered_map>
+
 #include <nlohmann/json.hpp>
+
+#include "parsers/server_sink.h"
 
 #include "parsers/platform/entry_orderer.h"
 #include "parsers/platform/stderr_payload.h"
@@ -28,12 +32,10 @@ class JsonEnvelopeParser final : public LineParser {
                      ParseSink& sink)
       : file_(file),
         what_(std::move(what)),
+        options_(options),
+        prefix_(prefix),
         sink_(sink),
         reader_(std::move(reader)),
-        payload_(file, options, prefix, sink),
-        orderer_([this](uint64_t line_no, std::string_view payload) {
-          payload_.Feed(payload, line_no);
-        }),
         splitter_([this](std::string_view json, uint64_t line) { return OnEntry(json, line); },
                   [this](uint64_t line_no, std::string_view text) {
                     sink_.OnUnparsed(file_, line_no, text);
@@ -49,15 +51,19 @@ class JsonEnvelopeParser final : public LineParser {
            "the input ends inside a JSON entry (a cut download?); its lines are counted as "
            "not understood");
     }
-    orderer_.Finish();
-    payload_.Finish();
+    bool newest_first = false;
+    for (auto& lane : lanes_) {  // in the order their first entries came
+      lane->orderer.Finish();
+      lane->payload.Finish();
+      newest_first = newest_first || lane->orderer.newest_first();
+    }
     if (skipped_entries_) {
       Note(Diagnostic::Severity::kNote, first_skipped_,
            std::to_string(skipped_entries_) + " " + what_ + " entries (" +
                std::to_string(splitter_.skipped_lines()) +
                " lines) are not PostgreSQL server log entries and were skipped");
     }
-    if (orderer_.newest_first()) {
+    if (newest_first) {
       Note(Diagnostic::Severity::kNote, 0,
            "the " + what_ + " entries are newest first (a console download): read in reverse");
     }
@@ -72,9 +78,35 @@ class JsonEnvelopeParser final : public LineParser {
     EntryVerdict verdict = ReadEntry(json, reader_, &entry);
     if (verdict == EntryVerdict::kSkipped && skipped_entries_++ == 0) first_skipped_ = line_no;
     if (verdict != EntryVerdict::kParsed) return verdict;
-    if (!payload_.Understood(entry.payload)) return EntryVerdict::kUnparsed;
-    orderer_.Add(SortableTime(entry.time), line_no, std::move(entry.payload));
+    Lane& lane = LaneOf(entry.server);
+    if (!lane.payload.Understood(entry.payload)) return EntryVerdict::kUnparsed;
+    lane.orderer.Add(SortableTime(entry.time), line_no, std::move(entry.payload));
     return verdict;
+  }
+
+  /// One server's entries: ordered and assembled apart from the others', so
+  /// that two instances' backends never share a record; their events name
+  /// the server (an entry without one: the input's only lane, no name).
+  struct Lane {
+    Lane(const std::string& file, const ParseOptions& options, const std::string& prefix,
+         ParseSink& sink, const std::string& server)
+        : named(sink, server),
+          payload(file, options, prefix, server.empty() ? sink : named),
+          orderer([this](uint64_t line_no, std::string_view text) { payload.Feed(text, line_no); }) {}
+    ServerSink named;
+    StderrPayload payload;
+    EntryOrderer orderer;
+  };
+
+  Lane& LaneOf(const std::string& server) {
+    if (last_lane_ && last_server_ == server) return *last_lane_;
+    auto it = lane_of_.find(server);
+    if (it == lane_of_.end()) {
+      lanes_.push_back(std::make_unique<Lane>(file_, options_, prefix_, sink_, server));
+      it = lane_of_.emplace(server, lanes_.back().get()).first;
+    }
+    last_server_ = server;
+    return *(last_lane_ = it->second);
   }
 
   void Note(Diagnostic::Severity severity, uint64_t line, std::string message) {
@@ -88,10 +120,14 @@ class JsonEnvelopeParser final : public LineParser {
 
   std::string file_;
   std::string what_;
+  ParseOptions options_;
+  std::string prefix_;
   ParseSink& sink_;
   EntryReader reader_;
-  StderrPayload payload_;
-  EntryOrderer orderer_;
+  std::vector<std::unique_ptr<Lane>> lanes_;  // in order of first entry
+  std::unordered_map<std::string, Lane*> lane_of_;
+  Lane* last_lane_ = nullptr;
+  std::string last_server_;
   JsonEntrySplitter splitter_;
   uint64_t skipped_entries_ = 0, first_skipped_ = 0, last_entry_line_ = 0;
 };

@@ -22,6 +22,10 @@ namespace lockgraph {
 struct EnvelopeEntry {
   std::string time;     // the entry's timestamp as written (for ordering)
   std::string payload;  // stderr-format server text, lines joined by '\n'
+  /// The instance that wrote it, as the export names it ("project:instance");
+  /// empty when the entry does not say. Entries of each server are read
+  /// apart, and their events name it (docs/postgresql.md#servers).
+  std::string server;
 };
 
 /// Reads one JSON entry: kParsed with *entry filled for a PostgreSQL log

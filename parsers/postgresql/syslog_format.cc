@@ -4,7 +4,8 @@
 #include <string>
 
 #include "parsers/builtin_formats.h"
-#include "parsers/postgresql/record_reader.h"
+#include "parsers/postgresql/syslog_chunks.h"
+#include "parsers/postgresql/syslog_hosts.h"
 #include "parsers/postgresql/syslog_reader.h"
 
 namespace lockgraph {
@@ -69,7 +70,7 @@ class SyslogFormat : public InputFormat {
       prefix = detected;
     }
     // Otherwise (no sniff, or the empty prefix): the reader detects it.
-    return std::make_unique<RecordReaderParser<SyslogReader>>(file, sink, prefix);
+    return MakeSyslogHostsParser(file, prefix, sink);
   }
 };
 

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <set>
 
 #include "analysis/redact.h"
 #include "app/sink_thread.h"
 #include "io/line_reader.h"
+#include "io/log_series.h"
 #include "parsers/flushable.h"
 #include "text/plural.h"
 
@@ -224,6 +226,12 @@ void Analyzer::CheckUnderstood(const std::vector<std::string>& head, const Input
   report_.diagnostics.push_back(std::move(d));
 }
 
+void Analyzer::set_input_paths(const std::vector<std::string>& paths) {
+  std::set<std::string> series;
+  for (const std::string& path : paths) series.insert(LogSeriesName(path));
+  several_series_ = series.size() > 1;
+}
+
 void Analyzer::OnEvent(Event&& event) {
   time_->Apply(&event);
   if (!InWindow(event)) return;
@@ -253,6 +261,11 @@ void Analyzer::OnEvent(Event&& event) {
     ++report_.summary.chains;
   } else if (event.type == EventType::kCycle) {
     ++report_.summary.cycles;
+  }
+  if (several_series_ && event.server.empty() && !event.source.file.empty()) {
+    auto [it, fresh] = series_of_file_.try_emplace(event.source.file);
+    if (fresh) it->second = LogSeriesName(event.source.file);
+    event.server = it->second;
   }
   relations_.Learn(event, input_index_, event.source.file);
   rules_.OnEvent(&event);  // before any emitter sees it: streamed events carry findings

@@ -58,6 +58,12 @@ class Analyzer : public ParseSink {
   /// Inputs read so far, also those that failed part way (in the report).
   size_t inputs_read() const { return report_.inputs.size(); }
 
+  /// The inputs that will be read (paths, DIRs or GLOBs as given). When
+  /// they belong to more than one log series (io/log_series.h), each event
+  /// names its input's series as its server (JSON source.server); events
+  /// a framing already named (a pod, a syslog host) keep that name.
+  void set_input_paths(const std::vector<std::string>& paths);
+
   /// The format of an input from its first lines, chosen as AnalyzeInput
   /// chooses it, for a caller that reads the lines itself (`follow`).
   const InputFormat* ChooseFormat(const std::vector<std::string>& head, const std::string& path,
@@ -111,6 +117,8 @@ class Analyzer : public ParseSink {
   RepeatFilter repeats_;
   std::unique_ptr<TimeResolver> time_;
   RelationMap relations_;  // OID -> name, over each whole input
+  bool several_series_ = false;  // set_input_paths: events name their server
+  std::unordered_map<std::string, std::string> series_of_file_;
   /// False when --since/--until leave the event out (counted in the summary).
   bool InWindow(const Event& event);
   /// Of the current input: earlier input -> (deadlocks, lock waits) it repeated.

@@ -145,6 +145,7 @@ size_t ReadInputs(Analyzer& analyzer, std::vector<std::string> files, const std:
     files.push_back("-");
   }
   size_t analysed = 0;
+  analyzer.set_input_paths(files);
   for (const std::string& file : files) {
     std::string error;
     const size_t before = analyzer.inputs_read();

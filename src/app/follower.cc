@@ -35,7 +35,9 @@ Follower::Follower(FollowOptions options, FollowObserver* observer)
       observer_(observer),
       analyzer_(options_.analyze, this),
       emitter_(MakeNdjsonEmitter()),
-      output_(options_.output_path, options_.output_max_size, options_.output_keep) {}
+      output_(options_.output_path, options_.output_max_size, options_.output_keep) {
+  analyzer_.set_input_paths(options_.targets);  // several servers' logs: events name theirs
+}
 
 Follower::~Follower() = default;
 

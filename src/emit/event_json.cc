@@ -235,12 +235,15 @@ json EventToJson(const Event& ev) {
     j["time_zone_from"] = ZoneFromName(ev.time_zone_from);
   }
   if (ev.pid) j["pid"] = *ev.pid;
-  if (!ev.server.empty())
-    j["source"] = {{"server", ev.server}};
-  else
+  if (!ev.server.empty() && ev.source.file.empty()) {
+    j["source"] = {{"server", ev.server}};  // watch: the server polled
+  } else {
     j["source"] = {{"file", ev.source.file},
                    {"first_line", ev.source.first_line},
                    {"last_line", ev.source.last_line}};
+    // Several servers' logs, or a framing that names each server.
+    if (!ev.server.empty()) j["source"]["server"] = ev.server;
+  }
   if (!ev.source.kind.empty()) j["source"]["kind"] = ev.source.kind;  // "client"
   json s = SessionToJson(ev.session);
   if (!s.empty()) j["session"] = std::move(s);

@@ -36,6 +36,12 @@ std::string WhereHtml(const SourceSpan& s) {
   return HtmlText(where);
 }
 
+std::string WhereHtml(const Event& ev) {
+  std::string where = WhereHtml(ev.source);
+  if (!ev.server.empty()) where += "<br><span class=\"muted\">server " + HtmlText(ev.server) + "</span>";
+  return where;
+}
+
 std::string WhoHtml(const SessionInfo& s) {
   std::string who;
   if (!s.user.empty() || !s.database.empty())

@@ -20,6 +20,10 @@ std::string RuleLink(const std::string& rule_id);
 /// "file:12-20", escaped.
 std::string WhereHtml(const SourceSpan& source);
 
+/// "file:12-20" and, when the event names its server (several servers'
+/// logs), "<br>server NAME", escaped.
+std::string WhereHtml(const Event& event);
+
 /// "user@db, app name, from host", escaped; empty when nothing is known.
 std::string WhoHtml(const SessionInfo& session);
 

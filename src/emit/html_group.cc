@@ -76,7 +76,7 @@ void WriteOccurrences(const std::vector<GroupOccurrence>& occ, std::ostream& out
   for (size_t i = 0; i < occ.size() && i < kOccurrencesListed; ++i) {
     const Event& ev = *occ[i].event;
     out << "<tr><td>" << occ[i].deadlock_no << "</td><td>" << HtmlText(DisplayTime(ev)) << "</td><td>"
-        << WhereHtml(ev.source) << "</td><td>" << HtmlText(VictimsText(*ev.deadlock))
+        << WhereHtml(ev) << "</td><td>" << HtmlText(VictimsText(*ev.deadlock))
         << "</td></tr>\n";
   }
   out << "</table>\n";

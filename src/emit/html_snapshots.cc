@@ -18,9 +18,11 @@ std::string Age(const std::optional<double>& ms) {
 }
 
 std::string Where(const Event& ev) {
-  if (!ev.server.empty()) return HtmlText(ev.server);
-  return HtmlText(ev.source.file) + ":" + std::to_string(ev.source.first_line) + "-" +
-         std::to_string(ev.source.last_line);
+  if (!ev.server.empty() && ev.source.file.empty()) return HtmlText(ev.server);
+  std::string where = HtmlText(ev.source.file) + ":" + std::to_string(ev.source.first_line) + "-" +
+                      std::to_string(ev.source.last_line);
+  if (!ev.server.empty()) where += ", server " + HtmlText(ev.server);  // several servers' snapshots
+  return where;
 }
 
 // "root blocker 4211 (app, user): idle in transaction for 2 min, transaction

@@ -37,7 +37,7 @@ void WriteRow(const Row& r, std::ostream& out) {
   const Event& ev = *r.event;
   const LockWait& w = *ev.lock_wait;
   out << "<tr><td>" << r.no << "</td><td>" << HtmlText(DisplayTime(ev)) << "<br><span class=\"muted\">"
-      << WhereHtml(ev.source) << "</span></td><td>" << HtmlText(w.waiter) << "</td><td>"
+      << WhereHtml(ev) << "</span></td><td>" << HtmlText(w.waiter) << "</td><td>"
       << (w.waited_ms ? MsText(*w.waited_ms) : "?") << "</td><td>" << HtmlText(w.mode) << " on "
       << HtmlText(w.lock.Label()) << "</td><td>" << WaitOutcomeName(w.outcome) << "</td>"
       << "<td class=\"chain\">" << ChainHtml(w) << "</td><td>";

@@ -21,9 +21,10 @@ std::string Clean(std::string_view s) { return OneLineText(s); }
 
 
 std::string Where(const Event& ev) {
-  if (!ev.server.empty()) return "server " + Clean(ev.server);
+  if (!ev.server.empty() && ev.source.file.empty()) return "server " + Clean(ev.server);
   std::string s = Clean(ev.source.file) + ":" + std::to_string(ev.source.first_line);
   if (ev.source.last_line > ev.source.first_line) s += "-" + std::to_string(ev.source.last_line);
+  if (!ev.server.empty()) s += "  server " + Clean(ev.server);  // several servers' snapshots
   return s;
 }
 

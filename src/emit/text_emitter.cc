@@ -153,8 +153,9 @@ class TextEmitter : public Emitter {
   }
 
   static std::string Where(const Event& ev) {
-    std::string s = ev.source.file + ":" + std::to_string(ev.source.first_line);
+    std::string s = Clean(ev.source.file) + ":" + std::to_string(ev.source.first_line);
     if (ev.source.last_line > ev.source.first_line) s += "-" + std::to_string(ev.source.last_line);
+    if (!ev.server.empty()) s += "  server " + Clean(ev.server);  // several servers' logs
     return s;
   }
 

@@ -204,6 +204,8 @@ source "$ROOT/tests/cli/check-ci.sh"
 source "$ROOT/tests/cli/github-action.sh"
 # shellcheck source=time-window.sh
 source "$ROOT/tests/cli/time-window.sh"
+# shellcheck source=servers.sh
+source "$ROOT/tests/cli/servers.sh"
 # shellcheck source=usage-errors.sh
 source "$ROOT/tests/cli/usage-errors.sh"
 # shellcheck source=stdin-pause.sh

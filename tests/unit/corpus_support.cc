@@ -28,7 +28,8 @@ std::string Join(const std::vector<std::string>& v) {
 std::string Describe(const CorpusDeadlock& d) {
   return "victim=" + (d.victim.empty() ? std::string("(none)") : d.victim) + " cycle=" +
          Join(d.cycle) + " modes=" + Join(d.modes) +
-         " complete=" + (d.complete ? "true" : "false");
+         " complete=" + (d.complete ? "true" : "false") +
+         (d.server.empty() ? std::string() : " server=" + d.server);
 }
 
 /// Case name -> root cause, from KNOWN_FAILURES ("name<space>cause", '#' comments).
@@ -62,6 +63,7 @@ CorpusCase ReadCorpusExpected(const fs::path& file, std::string* error) {
       dv.cycle = d.at("cycle").get<std::vector<std::string>>();
       dv.modes = d.at("modes").get<std::vector<std::string>>();
       dv.complete = d.at("complete").get<bool>();
+      if (d.contains("server")) dv.server = d.at("server").get<std::string>();
       v.deadlocks.push_back(dv);
     }
     if (!j.at("lock_waits").is_null()) v.lock_waits = j.at("lock_waits").get<size_t>();
@@ -89,6 +91,7 @@ CorpusCase AnalyzeCorpusInput(const fs::path& input) {
       dv.modes.push_back(e.mode);
     }
     dv.complete = ev.deadlock->complete;
+    dv.server = ev.server;
     v.deadlocks.push_back(dv);
   }
   return v;

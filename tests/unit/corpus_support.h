@@ -18,6 +18,7 @@ struct CorpusDeadlock {
   std::vector<std::string> cycle;
   std::vector<std::string> modes;
   bool complete = true;
+  std::string server;  // source.server: "" = none named (one server, no framing name)
 };
 
 /// What a corpus compares for one input.

@@ -2,10 +2,12 @@
 // framing by scripts/render/framings.py (samples/postgresql/rendered/): each
 // file must be detected with its framing and give the csvlog's deadlocks
 // (victim, exact cycle, statement) and lock waits, and skip only the lines
-// of the streams that are not PostgreSQL.
+// of the streams that are not PostgreSQL. Each event names the server its
+// stream is (a compose service, a pod, a syslog host; grep's file series).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ struct Seen {
   std::string format, framing, prefix;
   std::vector<std::string> deadlocks;  // in log order, without the time
   std::vector<std::string> waits;      // sorted
+  std::set<std::string> servers;       // of every event ("" when none named)
   LineCounts lines;
 };
 
@@ -31,6 +34,7 @@ Seen Analyze(const std::string& file) {
     seen.lines = r.inputs[0].lines;
   }
   for (const Event& ev : r.events) {
+    seen.servers.insert(ev.server);
     if (ev.deadlock) {
       const Deadlock& d = *ev.deadlock;
       seen.deadlocks.push_back("victim " + d.victim + ": " + test::CycleString(d) +
@@ -51,6 +55,7 @@ struct Case {
   const char* framing;
   const char* prefix;
   uint64_t skipped;  // lines of other streams, grep's "--"
+  std::set<std::string> servers;
 };
 
 TEST_CASE("every rendered framing gives the csvlog's deadlocks and lock waits",
@@ -59,21 +64,22 @@ TEST_CASE("every rendered framing gives the csvlog's deadlocks and lock waits",
   REQUIRE(csv.deadlocks.size() == 45);
   REQUIRE_FALSE(csv.waits.empty());
   const Case cases[] = {
-      {"framing-docker-compose.log", "stderr", "docker-compose", "%m [%p] %q%u@%d/%a ", 303},
-      {"framing-docker-compose-v1.log", "stderr", "docker-compose", "%m [%p] %q%u@%d/%a ", 0},
-      {"framing-docker-timestamps.log", "stderr", "docker-timestamps", "%m [%p] %q%u@%d/%a ", 0},
-      {"framing-kubectl.log", "stderr", "kubectl", "%m [%p] %q%u@%d/%a ", 193},
-      {"framing-journald.log", "syslog", "", "%m [%p] %q%u@%d/%a ", 0},
-      {"framing-grep.log", "stderr", "grep", "%m [%p] %q%u@%d/%a ", 1},
-      {"framing-rds.log", "stderr", "", "%t:%r:%u@%d:[%p]:", 0},
-      {"framing-cloudwatch.log", "stderr", "cloudwatch", "%t:%r:%u@%d:[%p]:", 0},
-      {"framing-heroku.log", "stderr", "heroku", " sql_error_code = %e ", 0},
-      {"framing-rfc5424.log", "stderr", "rfc5424", "%m [%p] %q%u@%d/%a ", 0},
+      {"framing-docker-compose.log", "stderr", "docker-compose", "%m [%p] %q%u@%d/%a ", 303, {"db-1"}},
+      {"framing-docker-compose-v1.log", "stderr", "docker-compose", "%m [%p] %q%u@%d/%a ", 0, {"db_1"}},
+      {"framing-docker-timestamps.log", "stderr", "docker-timestamps", "%m [%p] %q%u@%d/%a ", 0, {""}},
+      {"framing-kubectl.log", "stderr", "kubectl", "%m [%p] %q%u@%d/%a ", 193, {"pod/pg-0/postgres"}},
+      {"framing-journald.log", "syslog", "", "%m [%p] %q%u@%d/%a ", 0, {"dbhost"}},
+      {"framing-grep.log", "stderr", "grep", "%m [%p] %q%u@%d/%a ", 1,
+       {"postgresql-15-a", "postgresql-15-b"}},
+      {"framing-rds.log", "stderr", "", "%t:%r:%u@%d:[%p]:", 0, {""}},
+      {"framing-cloudwatch.log", "stderr", "cloudwatch", "%t:%r:%u@%d:[%p]:", 0, {""}},
+      {"framing-heroku.log", "stderr", "heroku", " sql_error_code = %e ", 0, {""}},
+      {"framing-rfc5424.log", "stderr", "rfc5424", "%m [%p] %q%u@%d/%a ", 0, {"dbhost/postgres"}},
       {"framing-heroku-https.log.gz", "stderr", "heroku",
        R"( sql_error_code = %e time_ms = "%m" pid="%p" proc_start_time="%s" session_id="%c" )"
        R"(vtid="%v" tid="%x" log_line="%l" %qdatabase="%d" connection_source="%r" user="%u" )"
        R"(application_name="%a" )",
-       0},
+       0, {""}},
   };
   for (const Case& c : cases) {
     SECTION(c.file) {
@@ -86,6 +92,7 @@ TEST_CASE("every rendered framing gives the csvlog's deadlocks and lock waits",
       CHECK(seen.lines.parsed + c.skipped == seen.lines.total);
       CHECK(seen.deadlocks == csv.deadlocks);
       CHECK(seen.waits == csv.waits);
+      CHECK(seen.servers == c.servers);
     }
   }
 }
