@@ -156,9 +156,8 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
                                          options_.parse, head, *sink)
                       : format->CreateParser(name, options_.parse, detected, *sink);
   parser->Prepare(head);
-  // `tail -F log | lockgraph analyze -`: when the pipe goes quiet between
-  // messages, the records still open are complete (parsers/flushable.h):
-  // their events leave now, not at the next message or the end of input.
+  // `tail -F log | lockgraph analyze -`: a pipe quiet between messages
+  // closes the open records now, not at the next message (flushable.h).
   reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kKeepCut); });
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
