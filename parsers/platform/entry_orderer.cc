@@ -115,6 +115,18 @@ void EntryOrderer::Replay() {
   offsets_.clear();
 }
 
+void EntryOrderer::Flush() {
+  if (mode_ == Mode::kUndecided) {
+    mode_ = Mode::kOldestFirst;
+    std::vector<Item> first = std::move(first_);
+    first_.clear();
+    for (Item& item : first) Window(std::move(item));
+  }
+  if (mode_ != Mode::kOldestFirst) return;
+  for (auto& [key, item] : sorted_) deliver_(item.line_no, item.payload);
+  sorted_.clear();
+}
+
 void EntryOrderer::Finish() {
   if (mode_ == Mode::kUndecided) Decide();
   if (mode_ == Mode::kNewestFirst) Replay();

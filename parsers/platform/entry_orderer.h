@@ -40,6 +40,12 @@ class EntryOrderer {
   /// `time` from SortableTime(); an entry without one sorts with the entry
   /// before it.
   void Add(std::string time, uint64_t line_no, std::string payload);
+  /// The input paused (a growing export: `lockgraph follow`): a file that
+  /// grows is oldest first, so an undecided order is taken as that, and
+  /// every entry held is delivered. An entry older than those delivered may
+  /// still come; it is delivered in its turn, out of place. Nothing for a
+  /// newest-first input (a download, read backwards at Finish).
+  void Flush();
   /// Delivers everything still held.
   void Finish();
   /// True once the input was found to be newest first.

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parsers/flushable.h"
 #include "parsers/server_sink.h"
 
 #include "parsers/platform/entry_orderer.h"
@@ -25,7 +26,7 @@ EntryVerdict ReadEntry(std::string_view text, const EntryReader& reader, Envelop
   }
 }
 
-class JsonEnvelopeParser final : public LineParser {
+class JsonEnvelopeParser final : public LineParser, public FlushableParser {
  public:
   JsonEnvelopeParser(const std::string& file, const ParseOptions& options,
                      const std::string& prefix, EntryReader reader, std::string what,
@@ -43,6 +44,13 @@ class JsonEnvelopeParser final : public LineParser {
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     splitter_.ParseLine(line, line_no);
+  }
+
+  void Flush() override {  // follow: the export went quiet between entries
+    for (auto& lane : lanes_) {
+      lane->orderer.Flush();
+      lane->payload.Flush();
+    }
   }
 
   void Finish() override {

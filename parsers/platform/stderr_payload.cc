@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "parsers/builtin_formats.h"
+#include "parsers/flushable.h"
 #include "parsers/postgresql/prefix.h"
 
 namespace lockgraph {
@@ -183,6 +184,8 @@ void StderrPayload::FeedLines(std::string_view text, uint64_t line_no) {
     text.remove_prefix(nl + 1);
   }
 }
+
+void StderrPayload::Flush() { FlushParser(*stderr_); }
 
 void StderrPayload::Finish() {
   if (!split_.empty()) FeedLines(split_, split_line_);

@@ -50,6 +50,9 @@ class StderrPayload {
   /// Feeds one entry's text, in server order; `line_no` is the input line
   /// the entry starts on.
   void Feed(std::string_view payload, uint64_t line_no);
+  /// The input paused between whole entries (parsers/flushable.h): records
+  /// still open are complete; a split line waits for its last part.
+  void Flush();
   void Finish();
 
  private:

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "model/log_record.h"
+#include "parsers/flushable.h"
 #include "parsers/input_format.h"
 #include "parsers/postgresql/event_builder.h"
 
@@ -44,7 +45,7 @@ struct RecordCallbacks {
 /// ParseLine(line, line_no), Finish() and counts(), and takes the file name
 /// and a RecordCallbacks as its first constructor arguments. Not copyable.
 template <typename Reader>
-class RecordReaderParser final : public LineParser {
+class RecordReaderParser final : public LineParser, public FlushableParser {
  public:
   template <typename... Args>
   RecordReaderParser(const std::string& file, ParseSink& sink, Args&&... args)
@@ -59,6 +60,11 @@ class RecordReaderParser final : public LineParser {
     builder_.Finish();
   }
   const LineCounts& counts() const override { return reader_.counts(); }
+  /// A reader with Flush() (syslog) delivers its open messages when the
+  /// input pauses; the others deliver a record with its last line.
+  void Flush() override {
+    if constexpr (requires(Reader& r) { r.Flush(); }) reader_.Flush();
+  }
 
  private:
   RecordCallbacks Callbacks() {

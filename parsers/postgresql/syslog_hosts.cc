@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parsers/flushable.h"
 #include "parsers/postgresql/record_reader.h"
 #include "parsers/postgresql/syslog_chunks.h"
 #include "parsers/postgresql/syslog_reader.h"
@@ -13,7 +14,7 @@ namespace lockgraph {
 namespace {
 
 /// Not thread-safe; not copyable.
-class SyslogHostsParser final : public LineParser {
+class SyslogHostsParser final : public LineParser, public FlushableParser {
  public:
   SyslogHostsParser(const std::string& file, std::optional<std::string> prefix, ParseSink& sink)
       : file_(file), prefix_(std::move(prefix)), sink_(sink) {}
@@ -23,6 +24,10 @@ class SyslogHostsParser final : public LineParser {
     if (ParseSyslogFrame(line, &frame) && (!last_ || frame.host != last_->host)) last_ = &HostOf(frame.host);
     if (!last_) last_ = &HostOf("");  // lines before the first framed one
     last_->parser.ParseLine(line, line_no);
+  }
+
+  void Flush() override {  // follow: the file went quiet between whole messages
+    for (auto& host : hosts_) host->parser.Flush();
   }
 
   void Finish() override {

@@ -116,6 +116,12 @@ void SyslogReader::OnPart(int64_t pid, std::string_view time, std::string_view l
   assembler_.OnPrefixed(part, line_no);
 }
 
+void SyslogReader::Flush() {
+  if (!matcher_) return;  // still holding lines to detect the prefix
+  joiner_.Finish();
+  assembler_.CloseAll();
+}
+
 void SyslogReader::Finish() {
   if (!matcher_ && !held_.empty()) DetectAndReplay();
   joiner_.Finish();

@@ -86,7 +86,10 @@ std::vector<std::string> SortedLines(const std::string& path) {
 
 /// True when `line` begins a message: PostgreSQL writes each message whole
 /// (all its lines in one write), so a log grows message by message.
-bool StartsMessage(const std::string& line) {
+bool StartsMessage(std::string line) {
+  // A syslog or journald line: the message after "Mon DD HH:MM:SS host ident[pid]: ".
+  if (const size_t frame = line.find("]: "); line.rfind("Dec ", 0) == 0 && frame != std::string::npos)
+    line.erase(0, frame + 3);
   if (line.rfind("20", 0) != 0 && line.rfind("{", 0) != 0) return false;
   for (const char* part : {" DETAIL:  ", " HINT:  ", " CONTEXT:  ", " STATEMENT:  ", " QUERY:  "})
     if (line.find(part) != std::string::npos) return false;
@@ -97,8 +100,9 @@ bool StartsMessage(const std::string& line) {
 /// --once run (a restart from the state) after each; the output must equal
 /// analyze's events.
 void FollowInPieces(const std::string& sample, size_t pieces) {
-  const std::string dir = FreshDir(sample + std::to_string(pieces));
-  const std::string log = dir + "/" + sample;
+  const std::string name = fs::path(sample).filename().string();
+  const std::string dir = FreshDir(name + std::to_string(pieces));
+  const std::string log = dir + "/" + name;
   const std::vector<std::string> lines = SampleLines(sample);
   const size_t step = lines.size() / pieces + 1;
   for (size_t from = 0, to = 0; from < lines.size(); from = to) {
@@ -114,8 +118,12 @@ void FollowInPieces(const std::string& sample, size_t pieces) {
   CHECK(got == expected);
 }
 
-TEST_CASE("follower: a whole stderr, csvlog and jsonlog log gives analyze's events", "[follow]") {
-  for (const char* sample : {"scenarios.log", "scenarios.csv", "scenarios.json"}) {
+TEST_CASE("follower: a whole stderr, csvlog, jsonlog, syslog and cloud log gives analyze's events",
+          "[follow]") {
+  for (const char* sample :
+       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
+        "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
+        "rendered/platform-azure-pt1h.json"}) {
     INFO(sample);
     FollowInPieces(sample, 1);
   }
@@ -123,10 +131,34 @@ TEST_CASE("follower: a whole stderr, csvlog and jsonlog log gives analyze's even
 
 TEST_CASE("follower: growing in pieces with a restart after each, nothing twice or lost",
           "[follow]") {
-  for (const char* sample : {"scenarios.log", "scenarios.csv", "scenarios.json"}) {
+  for (const char* sample :
+       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
+        "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
+        "rendered/platform-azure-pt1h.json"}) {
     INFO(sample);
     FollowInPieces(sample, 7);
     FollowInPieces(sample, 53);
+  }
+}
+
+TEST_CASE("follower: a deadlock leaves when the log goes quiet after it, stderr, syslog, cloud",
+          "[follow]") {
+  for (const char* sample : {"scenarios.log", "rendered/framing-journald.log",
+                             "rendered/platform-gcp-ndjson.json"}) {
+    INFO(sample);
+    const std::string name = fs::path(sample).filename().string();
+    const std::string dir = FreshDir("quiet-" + name);
+    const std::vector<std::string> lines = SampleLines(sample);
+    // Up to the end of the first deadlock's messages: nothing comes after them.
+    size_t end = 0;
+    while (end < lines.size() && lines[end].find("deadlock detected") == std::string::npos) ++end;
+    REQUIRE(end < lines.size());
+    ++end;
+    while (end < lines.size() && !StartsMessage(lines[end])) ++end;  // DETAIL ... STATEMENT
+    Append(dir + "/" + name, lines, 0, end);
+    REQUIRE(FollowOnce({dir + "/"}, dir + "/state.json", dir + "/events.ndjson") == 0);
+    const std::string out = test::ReadFile(dir + "/events.ndjson");
+    CHECK(out.find("\"type\":\"deadlock\"") != std::string::npos);
   }
 }
 
