@@ -17,11 +17,13 @@ constexpr int kQuietFlushMs = 50;
 enum class FlushMode {
   /// Every open record, unflagged (follow: the pause is the record's end).
   kAll,
-  /// Every open record except one that the end of input would flag as cut
-  /// (the last record, an ERROR that stops before its HINT): it stays open
-  /// until more lines or the end come, so that the output is the same
-  /// whether or not the input paused (analyze).
-  kKeepCut,
+  /// analyze: the output must be the same whether or not the input paused.
+  /// Every open record leaves but one that the end of input would flag as
+  /// cut (the last record, an ERROR that stops before its HINT): it stays
+  /// open until more lines or the end come. A reader whose pause would
+  /// change what it reports (the ordering window of a cloud export) does
+  /// nothing.
+  kSameOutput,
 };
 
 class FlushableParser {

@@ -64,7 +64,7 @@ class RecordAssembler {
   /// every open record, unflagged, in order; later lines go on as before.
   void CloseAll();
   /// As CloseAll(), but the record Finish() would flag as truncated (see
-  /// LooksCut) stays open: a pause of analyze's pipe (FlushMode::kKeepCut).
+  /// LooksCut) stays open: a pause of analyze's pipe (FlushMode::kSameOutput).
   void CloseComplete();
 
   /// True while some backend's record is open: then every prefixed line

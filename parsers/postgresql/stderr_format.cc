@@ -65,7 +65,7 @@ class StderrParser : public LineParser, public FlushableParser {
   }
 
   void Flush(FlushMode mode) override {
-    if (mode == FlushMode::kKeepCut) {
+    if (mode == FlushMode::kSameOutput) {
       assembler_.CloseComplete();
     } else {
       assembler_.CloseAll();

@@ -158,7 +158,7 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   parser->Prepare(head);
   // `tail -F log | lockgraph analyze -`: a pipe quiet between messages
   // closes the open records now, not at the next message (flushable.h).
-  reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kKeepCut); });
+  reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kSameOutput); });
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();

@@ -1,10 +1,10 @@
 // `tail -F log | lockgraph analyze -` (issue 20): a pipe quiet at a line
 // boundary makes the LineReader call OnPause (never inside a line, never for
 // a regular file), and a pause flushes the parser's open records
-// (FlushMode::kKeepCut) without changing what analyze reports: the same
-// events on every stderr sample, a pause between every two messages, in the
-// same order but for several streams in one framing; a record the end would
-// flag as cut stays open.
+// (FlushMode::kSameOutput) without changing what analyze reports: the same
+// events on every text log of samples/, tests/corpus and the fuzz seeds, a
+// pause between every two messages, in the same order but for several
+// streams in one framing; a record the end would flag as cut stays open.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -197,7 +197,7 @@ Parsed ParseWithPauses(const std::vector<std::string>& lines, const std::string&
 Parsed ParsedWithPauses(const std::string& path) {
   const std::vector<std::string> lines = Lines(test::ReadFile(path));
   return ParseWithPauses(
-      lines, path, [&](size_t i) { return StartsMessage(lines[i]); }, FlushMode::kKeepCut);
+      lines, path, [&](size_t i) { return StartsMessage(lines[i]); }, FlushMode::kSameOutput);
 }
 
 /// `lockgraph analyze --format ndjson PATH`, one thread: the event lines.
@@ -216,13 +216,21 @@ Parsed AnalyzedAtOnce(const std::string& path) {
   return parsed;
 }
 
-TEST_CASE("stdin pause: a pause between every two messages changes no event of any stderr sample",
+TEST_CASE("stdin pause: a pause between every two messages changes no event of any text log",
           "[pause]") {
+  // The samples' stderr logs (plain and framed), the public logs of
+  // tests/corpus, and the fuzzers' seeds (stderr, syslog, csvlog, jsonlog).
   const fs::path samples = fs::path(LOCKGRAPH_SAMPLES_DIR) / "postgresql";
+  const fs::path tests = fs::path(LOCKGRAPH_SAMPLES_DIR).parent_path() / "tests";
   std::vector<fs::path> paths = {samples / "localized" / "en.log"};
   for (const fs::path& dir : {samples, samples / "rendered"})
     for (const auto& entry : fs::directory_iterator(dir))
       if (entry.path().extension() == ".log") paths.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(tests / "corpus"))
+    if (entry.is_directory())
+      for (const auto& file : fs::directory_iterator(entry.path()))
+        if (file.path().stem() == "input") paths.push_back(file.path());
+  for (const auto& entry : fs::directory_iterator(tests / "fuzz" / "seeds")) paths.push_back(entry.path());
   std::sort(paths.begin(), paths.end());
   int pauses = 0, deadlocks = 0;
   std::vector<std::string> reordered;  // same events, another order
@@ -250,7 +258,7 @@ TEST_CASE("stdin pause: a pause between every two messages changes no event of a
       deadlocks += line.rfind("{\"type\":\"deadlock\"", 0) == 0;
   }
   CHECK(reordered == std::vector<std::string>{"framing-grep.log"});
-  CHECK(paths.size() > 20);
+  CHECK(paths.size() > 60);
   CHECK(pauses > 5000);
   CHECK(deadlocks > 500);
 }
@@ -283,7 +291,7 @@ TEST_CASE("stdin pause: a whole deadlock message leaves at the pause after it", 
   CHECK(at_once.ndjson.find("\"complete\":true") != std::string::npos);
   std::string before_end;
   const Parsed paused = ParseWithPauses(
-      lines, path, [](size_t) { return false; }, FlushMode::kKeepCut, &before_end);
+      lines, path, [](size_t) { return false; }, FlushMode::kSameOutput, &before_end);
   CHECK(before_end == at_once.ndjson);  // left at the pause: nothing waited for the end
   CHECK(paused.ndjson == at_once.ndjson);
 }
@@ -301,7 +309,7 @@ TEST_CASE("stdin pause: a deadlock cut before its HINT stays open and is flagged
   // analyze: a pause after every line (even inside the message) keeps it.
   std::string before_end;
   const Parsed kept = ParseWithPauses(
-      lines, path, [](size_t) { return true; }, FlushMode::kKeepCut, &before_end);
+      lines, path, [](size_t) { return true; }, FlushMode::kSameOutput, &before_end);
   CHECK(before_end == "");
   CHECK(kept.ndjson == at_once.ndjson);
   // follow: the pause is the end of the message; it leaves unflagged.
