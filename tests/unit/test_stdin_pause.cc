@@ -319,5 +319,29 @@ TEST_CASE("stdin pause: a deadlock cut before its HINT stays open and is flagged
   CHECK(closed.ndjson.find("\"truncated\"") == std::string::npos);
 }
 
+TEST_CASE("stdin pause: a syslog deadlock cut before its HINT stays open too", "[pause]") {
+  // The seed's first 7 lines: a lock wait's message, then the deadlock's
+  // ERROR and DETAIL ([12-1] to [12-5]); the input ends before [12-6] HINT.
+  const fs::path seed = fs::path(LOCKGRAPH_SAMPLES_DIR).parent_path() / "tests" / "fuzz" / "seeds" /
+                        "syslog-deadlock.log";
+  std::vector<std::string> lines = Lines(test::ReadFile(seed.string()));
+  lines.resize(7);
+  const std::string path = (fs::temp_directory_path() / "lockgraph-pause-cut-syslog.log").string();
+  const Parsed at_once = AnalyzedLinesAtOnce(lines, path);
+  // The deadlock, flagged; then the lock wait, open until the end.
+  const std::vector<std::string> events = Lines(at_once.ndjson);
+  REQUIRE(events.size() == 2);
+  CHECK(events[0].rfind("{\"type\":\"deadlock\",", 0) == 0);
+  CHECK(events[0].find("\"truncated\":true") != std::string::npos);
+  CHECK(events[1].rfind("{\"type\":\"lock_wait\",", 0) == 0);
+  std::string before_end;
+  const Parsed kept = ParseWithPauses(
+      lines, path, [&](size_t i) { return StartsMessage(lines[i]); }, FlushMode::kSameOutput,
+      &before_end);
+  CHECK(kept.pauses == 1);
+  CHECK(before_end == "");
+  CHECK(kept.ndjson == at_once.ndjson);
+}
+
 }  // namespace
 }  // namespace lockgraph
