@@ -174,9 +174,9 @@ class FramedParser : public LineParser, public FlushableParser {
     }
   }
 
-  void Flush() override {  // undecided streams hold their lines until decided
+  void Flush(FlushMode mode) override {  // undecided streams hold their lines until decided
     for (auto& stream : streams_)
-      if (stream->parser) FlushParser(*stream->parser);
+      if (stream->parser) FlushParser(*stream->parser, mode);
   }
 
   void Finish() override {

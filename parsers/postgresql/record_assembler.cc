@@ -140,22 +140,34 @@ void RecordAssembler::EvictStale(uint64_t now) {
   for (int64_t key : stale) Close(key);
 }
 
-void RecordAssembler::Finish() {
+RecordAssembler::Open* RecordAssembler::LooksCut() {
   // The record the input ended in may be cut: an ERROR always has at least
   // a HINT after its DETAIL in the messages we read (deadlock detected).
-  if (last_key_) {
-    auto it = open_.find(*last_key_);
-    if (it != open_.end() && it->second.keep && it->second.record.severity == "ERROR" &&
-        it->second.last < PartLabel::kHint)
-      it->second.record.truncated = true;
-  }
+  if (!last_key_) return nullptr;
+  auto it = open_.find(*last_key_);
+  if (it != open_.end() && it->second.keep && it->second.record.severity == "ERROR" &&
+      it->second.last < PartLabel::kHint)
+    return &it->second;
+  return nullptr;
+}
+
+void RecordAssembler::Finish() {
+  if (Open* cut = LooksCut()) cut->record.truncated = true;
   CloseAll();
   last_key_.reset();
 }
 
-void RecordAssembler::CloseAll() {
+void RecordAssembler::CloseAll() { CloseAllBut(std::nullopt); }
+
+void RecordAssembler::CloseComplete() {
+  const Open* cut = LooksCut();
+  CloseAllBut(cut ? last_key_ : std::nullopt);
+}
+
+void RecordAssembler::CloseAllBut(std::optional<int64_t> kept) {
   std::vector<std::pair<uint64_t, int64_t>> order;
-  for (const auto& [key, o] : open_) order.push_back({o.record.source.first_line, key});
+  for (const auto& [key, o] : open_)
+    if (key != kept) order.push_back({o.record.source.first_line, key});
   std::sort(order.begin(), order.end());
   for (const auto& [line, key] : order) Close(key);
   Release();

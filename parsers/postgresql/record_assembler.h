@@ -63,6 +63,9 @@ class RecordAssembler {
   /// The input paused between whole messages (LineParser::Flush): emits
   /// every open record, unflagged, in order; later lines go on as before.
   void CloseAll();
+  /// As CloseAll(), but the record Finish() would flag as truncated (see
+  /// LooksCut) stays open: a pause of analyze's pipe (FlushMode::kSameOutput).
+  void CloseComplete();
 
   /// True while some backend's record is open: then every prefixed line
   /// must go through OnPrefixed. When false, a reader may skip the lines of
@@ -86,6 +89,11 @@ class RecordAssembler {
     uint64_t last_seen = 0;  // ordinal of the last line, for eviction
   };
   void Close(int64_t key);
+  /// The open record of the backend whose line came last, when the input
+  /// ending here would leave it cut (an ERROR before its HINT); else null.
+  Open* LooksCut();
+  /// Closes every open record but the one of backend `kept`, in order.
+  void CloseAllBut(std::optional<int64_t> kept);
   /// Opens the record of `line` (a primary line, or an orphan DETAIL).
   void Start(int64_t key, const PrefixedLine& line, uint64_t line_no);
   /// Emits closed records in the order their primary lines came, each once

@@ -62,8 +62,8 @@ class RecordReaderParser final : public LineParser, public FlushableParser {
   const LineCounts& counts() const override { return reader_.counts(); }
   /// A reader with Flush() (syslog) delivers its open messages when the
   /// input pauses; the others deliver a record with its last line.
-  void Flush() override {
-    if constexpr (requires(Reader& r) { r.Flush(); }) reader_.Flush();
+  void Flush(FlushMode mode) override {
+    if constexpr (requires(Reader& r) { r.Flush(mode); }) reader_.Flush(mode);
   }
 
  private:

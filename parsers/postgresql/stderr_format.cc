@@ -64,7 +64,13 @@ class StderrParser : public LineParser, public FlushableParser {
     frame_ = nullptr;
   }
 
-  void Flush() override { assembler_.CloseAll(); }
+  void Flush(FlushMode mode) override {
+    if (mode == FlushMode::kSameOutput) {
+      assembler_.CloseComplete();
+    } else {
+      assembler_.CloseAll();
+    }
+  }
   void Finish() override {
     assembler_.Finish();
     builder_.Finish();

@@ -26,8 +26,8 @@ class SyslogHostsParser final : public LineParser, public FlushableParser {
     last_->parser.ParseLine(line, line_no);
   }
 
-  void Flush() override {  // follow: the file went quiet between whole messages
-    for (auto& host : hosts_) host->parser.Flush();
+  void Flush(FlushMode mode) override {  // the file went quiet between whole messages
+    for (auto& host : hosts_) host->parser.Flush(mode);
   }
 
   void Finish() override {

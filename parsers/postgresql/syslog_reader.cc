@@ -116,10 +116,14 @@ void SyslogReader::OnPart(int64_t pid, std::string_view time, std::string_view l
   assembler_.OnPrefixed(part, line_no);
 }
 
-void SyslogReader::Flush() {
+void SyslogReader::Flush(FlushMode mode) {
   if (!matcher_) return;  // still holding lines to detect the prefix
   joiner_.Finish();
-  assembler_.CloseAll();
+  if (mode == FlushMode::kSameOutput) {
+    assembler_.CloseComplete();
+  } else {
+    assembler_.CloseAll();
+  }
 }
 
 void SyslogReader::Finish() {

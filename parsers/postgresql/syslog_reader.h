@@ -45,8 +45,9 @@ class SyslogReader {
 
   void ParseLine(std::string_view line, uint64_t line_no);
   /// The input paused between whole messages (parsers/flushable.h): every
-  /// message still open is complete; deliver it, and go on reading.
-  void Flush();
+  /// message still open is complete; deliver it (see FlushMode), and go on
+  /// reading.
+  void Flush(FlushMode mode);
   void Finish();
   const LineCounts& counts() const { return counts_; }
   /// The prefix in use; empty until it is known.

@@ -10,6 +10,7 @@
 #include "app/sink_thread.h"
 #include "io/line_reader.h"
 #include "io/log_series.h"
+#include "parsers/flushable.h"
 #include "text/plural.h"
 
 namespace lockgraph {
@@ -155,6 +156,9 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
                                          options_.parse, head, *sink)
                       : format->CreateParser(name, options_.parse, detected, *sink);
   parser->Prepare(head);
+  // `tail -F log | lockgraph analyze -`: a pipe quiet between messages
+  // closes the open records now, not at the next message (flushable.h).
+  reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kSameOutput); });
   bool ok = reader->ForEachLine(
       [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
   parser->Finish();

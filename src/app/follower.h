@@ -16,6 +16,7 @@
 #include "follow/follow_state.h"
 #include "follow/fs_waker.h"
 #include "follow/output_file.h"
+#include "parsers/flushable.h"
 
 namespace lockgraph {
 
@@ -25,7 +26,7 @@ struct FollowOptions {
   std::string output_path;           // --output; empty or "-": stdout
   uint64_t output_max_size = 0;      // --output-max-size; 0: never rotate
   unsigned output_keep = 5;          // --output-keep
-  int quiet_ms = 50;                 // --quiet: open records leave after this pause
+  int quiet_ms = kQuietFlushMs;      // --quiet: open records leave after this pause
   int poll_ms = 250;                 // --poll-interval: longest sleep between looks
   int finish_ms = 5000;              // --finish-after: a rotated-away file quiet this long is closed
   bool once = false;                 // --once: read what is there, flush, save, exit

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace lockgraph {
 namespace {
@@ -170,9 +171,21 @@ const std::vector<std::string>& LineReader::Head(size_t n) {
   return head_;
 }
 
+void LineReader::OnPause(int quiet_ms, std::function<void()> on_pause) {
+  pause_ms_ = quiet_ms;
+  on_pause_ = std::move(on_pause);
+}
+
+bool LineReader::QuietFor() const {
+  if (!on_pause_ || regular_file_ || decoder_) return false;
+  struct pollfd p = {fd_, POLLIN, 0};
+  return poll(&p, 1, pause_ms_) == 0;  // an error or a signal: just read
+}
+
 bool LineReader::ForEachLine(const std::function<void(std::string_view, uint64_t)>& fn,
                              std::string* error) {
   uint64_t line_no = 0;
+  uint64_t paused_at = 0;  // line_no at the last pause
   head_.clear();
   head_bytes_ = 0;
   for (;;) {
@@ -191,6 +204,12 @@ bool LineReader::ForEachLine(const std::function<void(std::string_view, uint64_t
     begin_ = 0;
     end_ = rest;
     if (eof_) break;
+    // A writer pauses between whole messages (tail -F of a quiet log):
+    // only at a line boundary, once per pause, and only after new lines.
+    if (rest == 0 && line_no > paused_at && QuietFor()) {
+      paused_at = line_no;
+      on_pause_();
+    }
     long got = Fill(kChunk, error);
     if (got < 0) {
       pending_error_ = *error;

@@ -36,6 +36,15 @@ class LineReader {
   bool ForEachLine(const std::function<void(std::string_view, uint64_t)>& fn,
                    std::string* error);
 
+  /// From a pipe, FIFO or terminal of plain text: when ForEachLine has
+  /// passed lines to `fn` and the input then stays quiet for `quiet_ms`
+  /// at a line boundary, `on_pause()` is called (once per pause, from
+  /// ForEachLine's thread) before the reader blocks for more. Never for a
+  /// regular file (which costs no extra system call) nor compressed input
+  /// (its decoder may hold lines no poll() of the descriptor shows). Call
+  /// before ForEachLine.
+  void OnPause(int quiet_ms, std::function<void()> on_pause);
+
   bool gzip() const { return gzip_; }
   /// "gzip", "bzip2", "xz", "zstd", or "" for plain input.
   std::string compression() const;
@@ -47,6 +56,8 @@ class LineReader {
   long Fill(size_t want, std::string* error);
   long ReadRaw(char* dst, size_t want, std::string* error);
   long Decode(char* dst, size_t want, std::string* error);
+  /// True when on_pause_ is set and the pipe stays quiet for pause_ms_.
+  bool QuietFor() const;
 
   std::string path_;
   int fd_ = -1;
@@ -63,6 +74,8 @@ class LineReader {
   size_t begin_ = 0, end_ = 0;  // unread bytes of buf_
   std::vector<std::string> head_;
   size_t head_bytes_ = 0;       // bytes of buf_ that head_ lines came from
+  int pause_ms_ = 0;
+  std::function<void()> on_pause_;  // see OnPause
 };
 
 }  // namespace lockgraph

@@ -208,6 +208,8 @@ source "$ROOT/tests/cli/time-window.sh"
 source "$ROOT/tests/cli/servers.sh"
 # shellcheck source=usage-errors.sh
 source "$ROOT/tests/cli/usage-errors.sh"
+# shellcheck source=stdin-pause.sh
+source "$ROOT/tests/cli/stdin-pause.sh"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

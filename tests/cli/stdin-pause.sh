@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Sourced by tests/cli/run.sh (uses its check(), $BIN, $ROOT, $WORK): the pipe
+# filter `tail -F log | lockgraph analyze --format ndjson -` (issue 20). A writer
+# sends the first 21 lines of scenarios.log at once (as tail -F sends a log's
+# last lines; they end with a deadlock's message, which no later line closes),
+# then keeps the pipe open and silent for 3 s. The deadlock's event must be on
+# lockgraph's stdout before 1.5 s of that silence have passed (it leaves about
+# 0.35 s in: the format is sniffed after a 300 ms pause, then the 50 ms quiet
+# flush closes the record; before issue 20 it left at the end of input), and
+# the whole output must equal that of the same lines read at once; with the
+# parser thread (--threads 2) and without. A generous bound, not a latency
+# figure: those are bench/stdin_latency.py's (docs/performance.md).
+
+# deadlock_before_silence_ends THREADS: prints "early" or "late" for each
+# deadlock event: before or after the marker file pause-late (written 1.5 s
+# into the silence) was there; succeeds on one "early" and the same output.
+deadlock_before_silence_ends() {
+  local log="$WORK/pause-head21.log" late="$WORK/pause-late" out="$WORK/pause-out"
+  head -21 "$ROOT/samples/postgresql/scenarios.log" >"$log"
+  rm -f "$late" "$out"
+  {
+    cat "$log"
+    sleep 1.5
+    : >"$late"
+    sleep 1.5
+  } | "$BIN" analyze --threads "$1" --format ndjson - 2>/dev/null |
+    while IFS= read -r line; do
+      printf '%s\n' "$line" >>"$out"
+      case $line in
+        '{"type":"deadlock",'*) if [ -e "$late" ]; then echo late; else echo early; fi ;;
+      esac
+    done >"$WORK/pause-when"
+  echo "deadlock events: $(tr '\n' ' ' <"$WORK/pause-when")"
+  [ "$(cat "$WORK/pause-when")" = early ] &&
+    "$BIN" analyze --format ndjson - <"$log" | cmp - "$out"
+}
+for pause_threads in 1 2; do
+  check "stdin pipe gone quiet (--threads $pause_threads): the deadlock leaves within 1.5 s; output as read at once" \
+    deadlock_before_silence_ends "$pause_threads"
+done
