@@ -151,7 +151,8 @@ class CodeQualityEmitter : public Emitter {
       std::vector<HoleText::JsonHole> holes;
       std::string late = !report && ev.lock_wait ? LateWaitKeyArg(ev, input) : std::string();
       if (late.empty())
-        holes.push_back({"fingerprint", kFingerprintHole, Fingerprint(f.rule_id, Identity(&ev, f))});
+        holes.push_back(
+            {"fingerprint", kFingerprintHole, Fingerprint(f.rule_id, Identity(&ev, f))});
       else
         holes.push_back({"fingerprint", kLateFingerprintHole, PackFields({f.rule_id, late})});
       SourceSpan at = ev.source;

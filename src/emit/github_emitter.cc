@@ -140,8 +140,9 @@ class GithubEmitter : public Emitter {
   void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) {
     if (!ev.deadlock && ev.findings.empty()) return;
     static const Report kNoReport;
+    const Report& known = report ? *report : kNoReport;
     std::ostringstream text;
-    for (const Finding& f : ev.findings) AnnotateFinding(report ? *report : kNoReport, &ev, f, text);
+    for (const Finding& f : ev.findings) AnnotateFinding(known, &ev, f, text);
     HoleText entry;
     if (ev.deadlock) entry.AddHole(kDeadlockHole, ev.signature);
     entry.Append(text.str());

@@ -253,8 +253,8 @@ class SarifEmitter : public Emitter {
     if (check_) AddCheck(report, item);
     for (const Finding& f : report.findings)
       item(Fill(report, keys, FindingResult(&report, nullptr, f, 0).packed()));
-    out << (first ? "" : "\n" + std::string(kResultDepth - 2, ' ')) << std::string_view(text).substr(at)
-        << '\n';
+    if (!first) out << '\n' << std::string(kResultDepth - 2, ' ');
+    out << std::string_view(text).substr(at) << '\n';
   }
 
  private:
@@ -273,18 +273,22 @@ class SarifEmitter : public Emitter {
   // A spooled result with its holes filled.
   std::string Fill(const Report& report, const LateWaitKeys& keys, std::string_view packed) const {
     std::string out;
-    FillHoles(
-        packed,
-        [&](char kind, std::string_view arg) -> std::string {
-          if (kind == kUriHole) return DumpJsonAt(json(PathUri(MappedPath(paths_, std::string(arg)))), 0);
-          std::vector<std::string_view> fields = UnpackFields(arg);
-          if (kind == kWaitFingerprintHole && fields.size() == 2)
-            return DumpJsonAt(json(Fnv1a64Hex(std::string(fields[0]) + "|" + keys.WaitKey(fields[1]))), 0);
-          std::vector<std::string> signatures(fields.begin(), fields.end());
-          return DumpJsonAt(RunLocation(report, signatures, paths_), kResultDepth + 2);
-        },
-        &out);
+    FillHoles(packed, [&](char kind, std::string_view arg) { return Hole(report, keys, kind, arg); },
+              &out);
     return out;
+  }
+
+  // The JSON value of a hole, as the whole document's dump would write it.
+  std::string Hole(const Report& report, const LateWaitKeys& keys, char kind,
+                   std::string_view arg) const {
+    if (kind == kUriHole) return DumpJsonAt(json(PathUri(MappedPath(paths_, std::string(arg)))), 0);
+    std::vector<std::string_view> fields = UnpackFields(arg);
+    if (kind == kWaitFingerprintHole && fields.size() == 2) {
+      const std::string identity = std::string(fields[0]) + "|" + keys.WaitKey(fields[1]);
+      return DumpJsonAt(json(Fnv1a64Hex(identity)), 0);
+    }
+    std::vector<std::string> signatures(fields.begin(), fields.end());  // kRunLocationHole
+    return DumpJsonAt(RunLocation(report, signatures, paths_), kResultDepth + 2);
   }
 
   json Result(const std::string& rule, const char* level, const std::string& text) const {
