@@ -42,7 +42,7 @@ std::vector<RelationName> RelationMap::Entries() const {
     if (entry.ambiguous) continue;
     const auto& [input, database, relation] = key;
     auto num = [](const std::string& s) { return ParseNumber<uint64_t>(s).value_or(0); };
-    rows.push_back({{input, num(database), num(relation)}, {entry.file, database, relation, entry.name}});
+    rows.push_back({{input, num(database), num(relation)}, {entry.file, database, relation, entry.name, input}});
   }
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<RelationName> out;

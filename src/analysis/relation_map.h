@@ -20,6 +20,7 @@ struct RelationName {
   std::string database;  // OID, as the lock tag gives it ("" when none)
   std::string relation;  // OID
   std::string name;
+  size_t input = 0;      // the input's number, in the order read
 };
 
 class RelationMap {

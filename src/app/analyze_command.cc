@@ -35,7 +35,7 @@ int RunAnalyze(const AnalyzeArgs& args) {
   options.examples_only = emitter->NeedsEvents() != EventNeeds::kAll;
   options.keep_findings = emitter->NeedsEvents() == EventNeeds::kExamplesAndFindings;
   StreamToEmitter stream(*emitter, std::cout);
-  Analyzer analyzer(options, sees_events ? &stream : nullptr);
+  Analyzer analyzer(options, sees_events || emitter->RendersOnEvent() ? &stream : nullptr);
 
   int status = kExitOk;
   size_t analysed = ReadInputs(analyzer, args.read.files, "analyze", &status);

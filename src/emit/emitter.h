@@ -21,10 +21,11 @@ struct EmitOptions {
 enum class EventNeeds {
   kAll,
   /// Each deadlock group's example (its first deadlock in log order) and
-  /// the events with findings that are not deadlocks (sarif, github,
-  /// codequality).
+  /// the events with findings that are not deadlocks (sarif, github and
+  /// codequality did so before they rendered those at OnEvent).
   kExamplesAndFindings,
-  /// Each deadlock group's example only (junit).
+  /// Each deadlock group's example only (junit; sarif, github, codequality
+  /// with RendersOnEvent()).
   kExamples,
 };
 
@@ -44,6 +45,13 @@ class Emitter {
   /// What Write reads of Report::events without a check verdict (set_check
   /// not called); analyze keeps only that. kAll by default.
   virtual EventNeeds NeedsEvents() const { return EventNeeds::kAll; }
+  /// True when OnEvent renders, into an EventSpool, what Write prints of
+  /// every event but the deadlock groups' examples, which Write reads from
+  /// Report::events (sarif, github, codequality: NeedsEvents() kExamples).
+  /// The caller then hands every event to OnEvent too. When OnEvent saw no
+  /// event (check, callers that collect every event), Write renders them
+  /// all from Report::events.
+  virtual bool RendersOnEvent() const { return false; }
   virtual void OnEvent(const Event& event, std::ostream& out) {}
   virtual void OnInputStart(size_t input) {}
   /// True when queries are redacted unless --no-redact (formats that are

@@ -5,11 +5,18 @@
 // Actions runner reads it: in the message %, CR and LF; in properties also
 // ':' and ','. Other control characters are shown as \x1b and invalid UTF-8
 // as U+FFFD (text_safety.h), so that no ESC or NUL reaches the job log.
+// Under `analyze` each event's annotations are written when it is made, into
+// an EventSpool, and printed from it at Write, so memory stays flat.
 #include <cstdio>
+#include <iostream>
+#include <set>
+#include <sstream>
 
 #include "gate/baseline.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
+#include "emit/event_spool.h"
+#include "emit/hole_text.h"
 #include "emit/text_safety.h"
 
 namespace lockgraph {
@@ -67,23 +74,49 @@ void Annotate(const char* command, const SourceSpan* source, const std::string& 
   out << "title=" << EscapeProperty(title) << "::" << EscapeData(message) << '\n';
 }
 
+// Marks a spooled deadlock's annotations with its signature (an empty
+// hole): only a group's first deadlock in log order, its example, is shown.
+constexpr char kDeadlockHole = 'd';
+
 class GithubEmitter : public Emitter {
  public:
   std::string Name() const override { return "github"; }
   std::string Description() const override {
     return "GitHub Actions annotations (::error file=...,line=...::...)";
   }
-  EventNeeds NeedsEvents() const override { return EventNeeds::kExamplesAndFindings; }
+  EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
+  bool RendersOnEvent() const override { return true; }
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& ev, std::ostream&) override {
+    streamed_ = true;
+    Keep(ev, nullptr, input_, ev.source.first_line);
+  }
 
   void Write(const Report& report, std::ostream& out) override {
+    std::set<std::string> grouped;
     for (const DeadlockGroup& g : GroupsByCause(report)) {
+      grouped.insert(g.signature);
       Annotate(GroupFails(check_, g) ? "error" : "notice", &g.first_source,
                "lockgraph: deadlock " + g.signature + " x" + std::to_string(g.count),
                GroupTitle(g) + "\n" + GroupText(report, g), out);
     }
-    for (const Event& ev : report.events)
-      for (const Finding& f : ev.findings)
-        if (!ev.deadlock || IsGroupExample(report, ev)) AnnotateFinding(report, &ev, f, out);
+    // Events come from OnEvent (`analyze`), else from the report (check,
+    // callers that collect every event, in log order): never both.
+    if (!streamed_)
+      for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], &report, 0, i);
+    std::set<std::string> shown;  // signatures whose example was printed
+    bool ok = !spool_failed_ && spool_.ForEachSorted([&](std::string_view packed) {
+      std::string signature, text;
+      bool deadlock = false;
+      FillHoles(packed, [&](char, std::string_view arg) {
+        deadlock = true;
+        signature = arg;
+        return std::string();
+      }, &text);
+      if (deadlock && grouped.count(signature) && !shown.insert(signature).second) return;
+      out << text;
+    });
+    if (!ok) std::cerr << "lockgraph: cannot read back the annotations kept in a temporary file\n";
     for (const Finding& f : report.findings) AnnotateFinding(report, nullptr, f, out);
     if (!check_) return;
     for (size_t i : check_->cycles) {
@@ -101,11 +134,19 @@ class GithubEmitter : public Emitter {
   }
 
  private:
-  // Findings of a deadlock are annotated once per group, on its first deadlock.
-  static bool IsGroupExample(const Report& report, const Event& ev) {
-    for (const DeadlockGroup& g : GroupsByCause(report))
-      if (g.signature == ev.signature) return GroupExample(report, g) == &ev;
-    return true;
+  // Spools the annotations of an event's findings; every deadlock gets an
+  // entry, so that Write knows which is its group's first. `report` is
+  // null at OnEvent (no check verdict then: FindingFails does not read it).
+  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) {
+    if (!ev.deadlock && ev.findings.empty()) return;
+    static const Report kNoReport;
+    const Report& known = report ? *report : kNoReport;
+    std::ostringstream text;
+    for (const Finding& f : ev.findings) AnnotateFinding(known, &ev, f, text);
+    HoleText entry;
+    if (ev.deadlock) entry.AddHole(kDeadlockHole, ev.signature);
+    entry.Append(text.str());
+    if (!spool_.Add(input, line, entry.packed())) spool_failed_ = true;
   }
 
   void AnnotateFinding(const Report& report, const Event* ev, const Finding& f,
@@ -116,6 +157,11 @@ class GithubEmitter : public Emitter {
     Annotate(command, ev ? &ev->source : nullptr,
              "lockgraph: " + f.rule_id + " " + f.rule_name, f.message + "\nfix: " + f.hint, out);
   }
+
+  EventSpool spool_;
+  uint32_t input_ = 0;
+  bool streamed_ = false;
+  bool spool_failed_ = false;
 };
 
 }  // namespace

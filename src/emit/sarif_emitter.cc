@@ -12,10 +12,16 @@
 // partialFingerprints come from the signature and wait keys, so a result
 // keeps its identity across runs. Built with nlohmann_json: escaping and
 // invalid UTF-8 (replaced) are the library's.
+// Under `analyze` each lock wait's results are rendered when the wait is
+// made, into an EventSpool, with holes for what only Write knows (the URI,
+// a fingerprint that needs the input's relation names, a run-level
+// location), and spliced into the document at Write, so memory stays flat.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <iostream>
 #include <map>
 
 #include "analysis/signature.h"
@@ -23,6 +29,10 @@
 #include "gate/check_gate.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
+#include "emit/event_json.h"
+#include "emit/event_spool.h"
+#include "emit/hole_text.h"
+#include "emit/late_wait_key.h"
 #include "emit/source_paths.h"
 #include "rules/rule.h"
 #include "rules/rule_docs.h"
@@ -134,18 +144,31 @@ const std::string& MappedPath(const PathMap& paths, const std::string& file) {
   return it == paths.end() ? file : it->second;
 }
 
-json PhysicalLocation(const SourceSpan& s, const PathMap& paths) {
+// `uri`: the span's file as a URI, or kJsonHoleValue for a hole.
+json PhysicalLocation(const SourceSpan& s, const std::string& uri) {
   json region = {{"startLine", std::max<uint64_t>(s.first_line, 1)}};
   if (s.last_line > s.first_line) region["endLine"] = s.last_line;
   return {{"physicalLocation",
-           {{"artifactLocation",
-             {{"uri", PathUri(MappedPath(paths, s.file))}, {"uriBaseId", kSrcRoot}}},
-            {"region", region}}}};
+           {{"artifactLocation", {{"uri", uri}, {"uriBaseId", kSrcRoot}}}, {"region", region}}}};
+}
+
+json PhysicalLocation(const SourceSpan& s, const PathMap& paths) {
+  return PhysicalLocation(s, PathUri(MappedPath(paths, s.file)));
 }
 
 json Location(const SourceSpan& s, const PathMap& paths) {
   return json::array({PhysicalLocation(s, paths)});
 }
+
+// The holes of a spooled result (hole_text.h): the URI of a file, a
+// finding's fingerprint from a late wait key, a run-level location.
+constexpr char kUriHole = 'u';
+constexpr char kWaitFingerprintHole = 'w';
+constexpr char kRunLocationHole = 'r';
+
+// Results are items of runs[0].results: dumped at this depth, as the
+// document's dump would.
+constexpr unsigned kResultDepth = 8;
 
 // Where a run-level result points (GitHub code scanning rejects a result
 // without a location): the deadlock groups whose signatures it names, else
@@ -183,18 +206,21 @@ class SarifEmitter : public Emitter {
     return "SARIF 2.1.0 for code scanning (redacted unless --no-redact; docs/ci.md)";
   }
   bool RedactsByDefault() const override { return true; }
-  EventNeeds NeedsEvents() const override { return EventNeeds::kExamplesAndFindings; }
+  EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
+  bool RendersOnEvent() const override { return true; }
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& ev, std::ostream&) override {
+    streamed_ = true;
+    Keep(ev, nullptr, input_, ev.source.first_line);
+  }
 
   void Write(const Report& report, std::ostream& out) override {
     MapPaths(report);
     json rules = Rules(&ids_);
-    json results = json::array();
-    for (const DeadlockGroup& g : GroupsByCause(report)) AddGroup(report, g, results);
-    for (const Event& ev : report.events)
-      if (ev.lock_wait)
-        for (const Finding& f : ev.findings) results.push_back(FindingResult(report, &ev, f));
-    if (check_) AddCheck(report, results);
-    for (const Finding& f : report.findings) results.push_back(FindingResult(report, nullptr, f));
+    // Lock waits come from OnEvent (`analyze`), else from the report
+    // (check, callers that collect every event, in log order): never both.
+    if (!streamed_)
+      for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], &report, 0, i);
     json run = {{"tool",
                  {{"driver",
                    {{"name", "lockgraph"},
@@ -203,14 +229,68 @@ class SarifEmitter : public Emitter {
                     {"rules", std::move(rules)}}}}},
                 {"columnKind", "utf16CodeUnits"}};
     run["originalUriBaseIds"] = {{kSrcRoot, {{"uri", RootUri(root_)}}}};
-    run["results"] = std::move(results);
+    run["results"] = json::array();
     json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", json::array({std::move(run)})}};
-    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+    // The results are spliced in where the document has its empty array:
+    // "results" is the last key of the last run.
+    const std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace);
+    const std::string empty = "\"results\": []";
+    const size_t at = text.rfind(empty) + empty.size() - 1;
+    out << std::string_view(text).substr(0, at);
+    bool first = true;
+    auto item = [&](std::string_view result) {
+      out << (first ? "\n" : ",\n") << std::string(kResultDepth, ' ') << result;
+      first = false;
+    };
+    const LateWaitKeys keys(report);
+    for (const DeadlockGroup& g : GroupsByCause(report)) AddGroup(report, keys, g, item);
+    if (spool_failed_ || !spool_.ForEachSorted([&](std::string_view packed) {
+          item(Fill(report, keys, packed));
+        }))
+      std::cerr << "lockgraph: cannot read back the results kept in a temporary file\n";
+    if (check_) AddCheck(report, item);
+    for (const Finding& f : report.findings)
+      item(Fill(report, keys, FindingResult(&report, nullptr, f, 0).packed()));
+    if (!first) out << '\n' << std::string(kResultDepth - 2, ' ');
+    out << std::string_view(text).substr(at) << '\n';
   }
 
  private:
+  using Item = std::function<void(std::string_view)>;
+
+  // Spools the results of a lock wait's findings (the only events of the
+  // body): `report` is null when it is not known yet (OnEvent).
+  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) {
+    if (!ev.lock_wait) return;
+    if (ids_.empty()) Rules(&ids_);
+    for (const Finding& f : ev.findings)
+      if (!spool_.Add(input, line, FindingResult(report, &ev, f, input).packed()))
+        spool_failed_ = true;
+  }
+
+  // A spooled result with its holes filled.
+  std::string Fill(const Report& report, const LateWaitKeys& keys, std::string_view packed) const {
+    std::string out;
+    FillHoles(packed, [&](char kind, std::string_view arg) { return Hole(report, keys, kind, arg); },
+              &out);
+    return out;
+  }
+
+  // The JSON value of a hole, as the whole document's dump would write it.
+  std::string Hole(const Report& report, const LateWaitKeys& keys, char kind,
+                   std::string_view arg) const {
+    if (kind == kUriHole) return DumpJsonAt(json(PathUri(MappedPath(paths_, std::string(arg)))), 0);
+    std::vector<std::string_view> fields = UnpackFields(arg);
+    if (kind == kWaitFingerprintHole && fields.size() == 2) {
+      const std::string identity = std::string(fields[0]) + "|" + keys.WaitKey(fields[1]);
+      return DumpJsonAt(json(Fnv1a64Hex(identity)), 0);
+    }
+    std::vector<std::string> signatures(fields.begin(), fields.end());  // kRunLocationHole
+    return DumpJsonAt(RunLocation(report, signatures, paths_), kResultDepth + 2);
+  }
+
   json Result(const std::string& rule, const char* level, const std::string& text) const {
     size_t index = 0;
     while (index < ids_.size() && ids_[index] != rule) ++index;
@@ -221,7 +301,8 @@ class SarifEmitter : public Emitter {
     if (check_ && check_->has_baseline) r["baselineState"] = known ? "unchanged" : "new";
   }
 
-  void AddGroup(const Report& report, const DeadlockGroup& g, json& results) const {
+  void AddGroup(const Report& report, const LateWaitKeys& keys, const DeadlockGroup& g,
+                const Item& item) const {
     const bool fails = GroupFails(check_, g);
     json r = Result(kDeadlockRule, fails ? "error" : "note",
                     GroupTitle(g) + "\n" + GroupText(report, g));
@@ -231,37 +312,59 @@ class SarifEmitter : public Emitter {
                        {"lastSeen", g.last_time}, {"rules", g.rules}};
     if (!g.cause.empty()) r["properties"]["cause"] = g.cause;
     Baseline(report, check_ && !check_->IsNew(g.signature), r);
-    results.push_back(std::move(r));
+    item(DumpJsonAt(r, kResultDepth));
     if (const Event* ev = GroupExample(report, g))
-      for (const Finding& f : ev->findings) results.push_back(FindingResult(report, ev, f));
+      for (const Finding& f : ev->findings)
+        item(Fill(report, keys, FindingResult(&report, ev, f, 0).packed()));
   }
 
-  json FindingResult(const Report& report, const Event* ev, const Finding& f) const {
+  // The result of a finding of `ev` (run-level when null), with holes for
+  // what only Write knows. `report` is null when rendered at OnEvent; then
+  // `input` is the number of ev's input.
+  HoleText FindingResult(const Report* report, const Event* ev, const Finding& f,
+                         uint32_t input) const {
     json r = Result(f.rule_id, Level(f.severity), FindingTitle(f) + "\n" + FindingText(f));
+    std::vector<HoleText::JsonHole> holes;
+    if (ev && ev->source.first_line) {
+      r["locations"] = json::array({PhysicalLocation(ev->source, kJsonHoleValue)});
+      holes.push_back({"uri", kUriHole, ev->source.file});
+    } else {
+      r["locations"] = kJsonHoleValue;
+      std::vector<std::string_view> signatures(f.signatures.begin(), f.signatures.end());
+      holes.push_back({"locations", kRunLocationHole, PackFields(signatures)});
+    }
     std::string identity = f.rule_id;
-    r["locations"] = ev && ev->source.first_line ? Location(ev->source, paths_)
-                                                 : RunLocation(report, f.signatures, paths_);
+    std::string late;
     if (ev) {
-      identity += "|" + (ev->deadlock ? ev->signature : ev->lock_wait ? WaitKey(*ev) : "");
+      if (!report && ev->lock_wait && !ev->deadlock) late = LateWaitKeyArg(*ev, input);
+      if (late.empty())
+        identity += "|" + (ev->deadlock ? ev->signature : ev->lock_wait ? WaitKey(*ev) : "");
     } else {
       identity += "|" + FindingKey(f);
     }
-    r["partialFingerprints"] = {{"lockgraphFinding/v1", Fnv1a64Hex(identity)}};
-    if (check_) {
-      Baseline(report, !IsNewFinding(*check_, report, ev, f), r);
-      r["properties"] = {{"failsCheck", FindingFails(check_, report, ev, f)}};
+    if (late.empty()) {
+      r["partialFingerprints"] = {{"lockgraphFinding/v1", Fnv1a64Hex(identity)}};
+    } else {
+      r["partialFingerprints"] = {{"lockgraphFinding/v1", kJsonHoleValue}};
+      holes.push_back({"lockgraphFinding/v1", kWaitFingerprintHole, PackFields({f.rule_id, late})});
     }
-    return r;
+    if (check_ && report) {
+      Baseline(*report, !IsNewFinding(*check_, *report, ev, f), r);
+      r["properties"] = {{"failsCheck", FindingFails(check_, *report, ev, f)}};
+    }
+    HoleText text;
+    text.AppendJson(DumpJsonAt(r, kResultDepth), holes);
+    return text;
   }
 
-  void AddCheck(const Report& report, json& results) const {
+  void AddCheck(const Report& report, const Item& item) const {
     const CheckResult& c = *check_;
     for (size_t i : c.cycles) {
       const Event& ev = report.events[i];
       json r = Result(kCycleRule, c.deadlocks_failed ? "error" : "note", CycleText(ev));
       r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphCycle/v1", Fnv1a64Hex(CycleTitle(ev))}};
-      results.push_back(std::move(r));
+      item(DumpJsonAt(r, kResultDepth));
     }
     for (const LongWait& w : c.long_waits) {
       const Event& ev = report.events[w.event];
@@ -269,7 +372,7 @@ class SarifEmitter : public Emitter {
       r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphWait/v1", w.key}};
       Baseline(report, w.known, r);
-      results.push_back(std::move(r));
+      item(DumpJsonAt(r, kResultDepth));
     }
     for (const std::string& stale : c.stale) {
       const char* rule = stale.rfind("lock wait", 0) == 0 ? kWaitRule : kDeadlockRule;
@@ -278,7 +381,7 @@ class SarifEmitter : public Emitter {
       r["locations"] = RunLocation(report, {}, paths_);
       r["baselineState"] = "absent";
       r["partialFingerprints"] = {{"lockgraphBaseline/v1", Fnv1a64Hex(stale)}};
-      results.push_back(std::move(r));
+      item(DumpJsonAt(r, kResultDepth));
     }
   }
 
@@ -297,6 +400,10 @@ class SarifEmitter : public Emitter {
   std::vector<std::string> ids_;
   PathMap paths_;
   std::string root_;
+  EventSpool spool_;
+  uint32_t input_ = 0;
+  bool streamed_ = false;
+  bool spool_failed_ = false;
 };
 
 }  // namespace

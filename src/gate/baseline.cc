@@ -64,10 +64,14 @@ bool Baseline::HasLockWait(const std::string& key) const { return Has(lock_waits
 bool Baseline::HasFinding(const std::string& key) const { return Has(findings, key); }
 bool Baseline::HasCause(const std::string& key) const { return Has(causes, key); }
 
-std::string WaitKey(const Event& event) {
+WaitKeyText WaitKeyParts(const Event& event) {
   const LockWait& w = *event.lock_wait;
-  return Fnv1a64Hex(w.mode + " " + w.lock.type + " " + Relation(w.lock) + " | " +
-                    StatementShape(w.statement, false));
+  return {w.mode + " " + w.lock.type + " ", " | " + StatementShape(w.statement, false)};
+}
+
+std::string WaitKey(const Event& event) {
+  WaitKeyText t = WaitKeyParts(event);
+  return Fnv1a64Hex(t.head + Relation(event.lock_wait->lock) + t.tail);
 }
 
 std::string WaitDescription(const Event& event) {

@@ -36,6 +36,15 @@ struct Baseline {
 /// statement shape; pids, xids, keys, literals and times do not count.
 std::string WaitKey(const Event& event);
 
+/// WaitKey's text around the relation, for a key finished later (an emitter
+/// that renders a wait before the input's relation names are all known):
+/// WaitKey(event) == Fnv1a64Hex(head + relation + tail), the relation being
+/// its name or, when unnamed, its OID.
+struct WaitKeyText {
+  std::string head, tail;
+};
+WaitKeyText WaitKeyParts(const Event& event);
+
 /// What a baseline entry of a wait shows the reviewer: "ShareLock on
 /// transactionid: update accounts set ... = ?".
 std::string WaitDescription(const Event& event);

@@ -1,6 +1,8 @@
-// analyze keeps only the events a CI format reads (Emitter::NeedsEvents):
-// the output is the same, byte for byte, as with every event kept, and junit
-// keeps one event per deadlock signature.
+// analyze keeps only the events a CI format reads (Emitter::NeedsEvents),
+// and sarif, github and codequality render the others at OnEvent
+// (Emitter::RendersOnEvent): the output is the same, byte for byte, as with
+// every event kept and rendered at Write, and junit keeps one event per
+// deadlock signature.
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -18,8 +20,20 @@ struct Run {
   size_t events = 0;
 };
 
+class ToEmitter : public EventStream {
+ public:
+  explicit ToEmitter(Emitter& e) : e_(e) {}
+  void OnEvent(const Event& ev) override { e_.OnEvent(ev, sink_); }
+  void OnInputStart(size_t input) override { e_.OnInputStart(input); }
+
+ private:
+  Emitter& e_;
+  std::ostringstream sink_;
+};
+
 // Analyzes the files (in order, as one run) and writes the report with
-// `format`; `slim`: keep only what the emitter says it reads.
+// `format`; `slim`: as analyze does, keep only what the emitter says it
+// reads and hand it every event when it renders them at OnEvent.
 Run AnalyzeAndWrite(const std::vector<std::string>& files, const std::string& format, bool slim) {
   std::unique_ptr<Emitter> emitter;
   for (auto& e : RegisterBuiltinEmitters())
@@ -31,7 +45,8 @@ Run AnalyzeAndWrite(const std::vector<std::string>& files, const std::string& fo
     options.examples_only = emitter->NeedsEvents() != EventNeeds::kAll;
     options.keep_findings = emitter->NeedsEvents() == EventNeeds::kExamplesAndFindings;
   }
-  Analyzer analyzer(options, nullptr);
+  ToEmitter stream(*emitter);
+  Analyzer analyzer(options, slim && emitter->RendersOnEvent() ? &stream : nullptr);
   for (const std::string& f : files) {
     std::string error;
     REQUIRE(analyzer.AnalyzeInput(std::string(LOCKGRAPH_SAMPLES_DIR) + "/postgresql/" + f, &error));

@@ -65,10 +65,11 @@ std::string Render(const fs::path& input, Emitter& emitter, unsigned threads = 1
   options.redact = emitter.RedactsByDefault() && !fs::exists(input.parent_path() / "no-redact");
   options.keep_unparsed = 100;
   options.threads = threads;
-  // As `analyze` does: json and text keep their own events (EventSpool).
+  // As `analyze` does: json and text keep their own events (EventSpool);
+  // sarif, github and codequality render theirs at OnEvent too.
   const bool sees_events = EmitterSeesEvents(emitter);
   options.collect_events = !sees_events;
-  Analyzer analyzer(options, sees_events ? &stream : nullptr);
+  Analyzer analyzer(options, sees_events || emitter.RendersOnEvent() ? &stream : nullptr);
   std::string error;
   bool ok = analyzer.AnalyzeInput(input.string(), &error);
   REQUIRE(ok);
