@@ -4,6 +4,8 @@
 // RecordAssembler, then the PgEventBuilder.
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "parsers/builtin_formats.h"
 #include "parsers/flushable.h"
@@ -17,7 +19,8 @@ namespace {
 
 class StderrParser : public LineParser, public FlushableParser {
  public:
-  StderrParser(const std::string& file, std::unique_ptr<PrefixMatcher> matcher,
+  /// `redetect`: the prefix was detected on the first lines, not given.
+  StderrParser(const std::string& file, std::unique_ptr<PrefixMatcher> matcher, bool redetect,
                ParseSink& sink)
       : file_(file),
         sink_(sink),
@@ -25,7 +28,8 @@ class StderrParser : public LineParser, public FlushableParser {
         builder_(sink),
         assembler_(
             file, [this](LogRecord&& r) { builder_.OnRecord(std::move(r)); },
-            &PgEventBuilder::IsInteresting, &PgEventBuilder::IsOrphanDetail) {}
+            &PgEventBuilder::IsInteresting, &PgEventBuilder::IsOrphanDetail),
+        redetects_left_(redetect && matcher_->prefix() != "%*" ? kMaxRedetects : 0) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     ++counts_.total;
@@ -48,11 +52,21 @@ class StderrParser : public LineParser, public FlushableParser {
       assembler_.OnPrefixed(parsed, line_no);
       return;
     }
+    if (Redetect(line, line_no) && matcher_->Match(line, &parsed, &session_)) {
+      if (frame_) UseFrame(&parsed);
+      Prefixed(parsed.label);
+      assembler_.OnPrefixed(parsed, line_no);
+      return;
+    }
     NotPrefixed(line, line_no);
   }
 
   void Prepare(const std::vector<std::string>& head) override {
-    for (const std::string& line : head) tabs_seen_ = tabs_seen_ || (!line.empty() && line[0] == '\t');
+    for (const std::string& line : head) {
+      tabs_seen_ = tabs_seen_ || (!line.empty() && line[0] == '\t');
+      if (redetects_left_ && sample_.size() < kSampleLines && !line.empty() && line[0] != '\t')
+        sample_.push_back(line);
+    }
   }
 
   /// The frame's pid and time stand in for a prefix without %p or a time
@@ -181,6 +195,41 @@ class StderrParser : public LineParser, public FlushableParser {
     if (parsed->time.empty()) parsed->time = frame_->time;
   }
 
+  // The prefix was detected on the first lines, and those may not show it
+  // all: a server's startup messages stop before the %q part, so
+  // "%m [%p] " fits them as well as "%m [%p] %q%u@%d " (reference §6.1;
+  // `tail -F` of a fresh server's log). A later line that looks prefixed
+  // (a label) but does not fit is tried once more: the detection runs again
+  // over the first lines and this one, and a prefix that fits them and this
+  // line replaces the old one from here on, with a note. Bounded: at most
+  // kMaxRedetects tries an input. True when the prefix changed.
+  bool Redetect(std::string_view line, uint64_t line_no) {
+    if (!redetects_left_ || line.empty() || line[0] == ' ') return false;
+    std::string_view word;
+    if (!FindLabelStart(line, &word) || !LookupLabel(word)) return false;
+    --redetects_left_;
+    sample_.emplace_back(line);
+    std::optional<std::string> prefix = DetectPrefix(sample_, nullptr);
+    std::string error;
+    std::unique_ptr<PrefixMatcher> m;
+    PrefixedLine out;
+    if (prefix && *prefix != matcher_->prefix() && *prefix != "%*")
+      m = PrefixMatcher::Compile(*prefix, &error);
+    if (!m || !m->Match(line, &out, nullptr)) {
+      sample_.pop_back();  // fits no prefix: not evidence for the next try
+      return false;
+    }
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::kNote;
+    d.file = file_;
+    d.line = line_no;
+    d.message = "log_line_prefix '" + *prefix + "' from this line on: '" + matcher_->prefix() +
+                "', detected on the first lines (startup messages only?), does not fit it";
+    sink_.OnDiagnostic(std::move(d));
+    matcher_ = std::move(m);
+    return true;
+  }
+
   void Unparsed(std::string_view line, uint64_t line_no) {
     ++counts_.unparsed;
     in_message_ = false;
@@ -198,6 +247,10 @@ class StderrParser : public LineParser, public FlushableParser {
   bool tabs_seen_ = false;   // a continuation line kept its TAB (so all did)
   PartLabel last_label_ = PartLabel::kPrimary;  // of the last prefixed line
   const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
+  static constexpr int kMaxRedetects = 32;
+  static constexpr size_t kSampleLines = 256;
+  int redetects_left_;               // Redetect(): tries left; 0: --prefix given
+  std::vector<std::string> sample_;  // the first lines that had a prefix, for Redetect()
 };
 
 class StderrFormat : public InputFormat {
@@ -250,7 +303,7 @@ class StderrFormat : public InputFormat {
     std::string error;
     auto matcher = PrefixMatcher::Compile(prefix, &error);
     if (!matcher) matcher = PrefixMatcher::Compile("%*", &error);
-    return std::make_unique<StderrParser>(file, std::move(matcher), sink);
+    return std::make_unique<StderrParser>(file, std::move(matcher), !options.has_prefix, sink);
   }
 };
 

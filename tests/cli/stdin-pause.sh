@@ -38,3 +38,28 @@ for pause_threads in 1 2; do
   check "stdin pipe gone quiet (--threads $pause_threads): the deadlock leaves within 1.5 s; output as read at once" \
     deadlock_before_silence_ends "$pause_threads"
 done
+
+# tail -F of a freshly started server's log: its first lines are the startup
+# messages alone, which stop before log_line_prefix's %q part, so the prefix
+# sniffed on them ("%m [%p] ") does not fit the sessions' lines that come
+# after the pause. The first of those lines that looks prefixed but does not
+# fit makes the reader detect the prefix again: every deadlock of the log
+# comes out, as from the file read at once, with a note that names both
+# prefixes.
+startup_lines_first() {
+  local log="$ROOT/samples/postgresql/scenarios.log"
+  { head -5 "$log"; sleep 0.6; tail -n +6 "$log"; } |
+    "$BIN" analyze --format ndjson - 2>"$WORK/startup.err" | grep -v '"type":"summary"' >"$WORK/startup.out"
+  "$BIN" analyze --format ndjson - <"$log" | grep -v '"type":"summary"' >"$WORK/startup.want"
+  echo "deadlocks: $(grep -c '"type":"deadlock"' "$WORK/startup.out") of $(grep -c '"type":"deadlock"' "$WORK/startup.want")"
+  cmp "$WORK/startup.want" "$WORK/startup.out" &&
+    "$BIN" analyze --format json - < <({ head -5 "$log"; sleep 0.6; tail -n +6 "$log"; }) |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+notes = [x["message"] for x in d["diagnostics"] if "from this line on" in x["message"]]
+assert d["summary"]["lines"]["unparsed"] == 0, d["summary"]
+assert len(notes) == 1 and "%m [%p] %q%u@%d/%a " in notes[0] and "%m [%p] " in notes[0], notes'
+}
+check "stdin: a fresh server's startup lines first, a pause, then sessions: the prefix is detected again, no deadlock lost" \
+  startup_lines_first
