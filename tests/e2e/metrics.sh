@@ -114,6 +114,19 @@ prom_equals() {
   else check fail "$1" "prometheus: [$(echo "$got" | tr '\n' ';')] lockgraph: [$(echo "$3" | tr '\n' ';')]"; fi
 }
 
+# dashboard_works NAME TITLE...: every panel of docs/grafana/lockgraph.json evaluates on
+# this Prometheus, and the panels TITLE... show a value above zero.
+dashboard_works() {
+  local name=$1 out
+  shift
+  for _ in $(seq 40); do  # scrapes and rate windows lag
+    out=$(python3 "$ROOT/tests/metrics/dashboard_queries.py" "$PROM" "$ROOT" "$@" 2>&1) && break
+    sleep 0.5
+  done
+  if [ $? = 0 ] && ! echo "$out" | grep -q '^FAIL'; then check pass "$name" "$(echo "$out" | grep -c '^ok') panels"
+  else check fail "$name" "$out"; fi
+}
+
 # ---- gauges while the four scenarios hold ---------------------------------------------------
 gauges_while_held() {
   "$BIN" watch --once --format json "$DSN" >"$WORK/once.json" 2>"$WORK/once.err" ||
@@ -151,6 +164,9 @@ print(max(ages or [0]))' "$WORK/once.json")
   else
     check fail "lockgraph_longest_lock_wait_seconds" "prometheus: '$got' s, watch --once: $once_ms ms"
   fi
+  dashboard_works "the dashboard's live panels show the held scenarios (Prometheus, watch)" \
+    "Blocked sessions" "Longest lock wait" "Idle-in-transaction root blockers" "Open lock cycles" \
+    "Blocked sessions and longest wait" "Root blockers and chains"
   # Rules: the same findings the NDJSON carried (counted below, after the end).
   return 0
 }
@@ -201,6 +217,8 @@ prom_equals "lockgraph_findings_total = the findings of watch's NDJSON per rule 
 prom_equals "lockgraph_lock_wait_seconds_count = wait_ended events" \
   "lockgraph_lock_wait_seconds_count" " $ended"
 prom_equals "no failed polls" 'lockgraph_polls_total{result="failed"}' ""
+dashboard_works "the dashboard's rate panels show watch's waits and findings" \
+  "Lock waits by mode and outcome" "Lock wait duration (quantiles)" "Findings by rule"
 
 # ---- the live scrape itself ---------------------------------------------------------------
 curl -fs "$METRICS_URL" >"$WORK/scrape.txt"
@@ -264,6 +282,12 @@ FTARGET=${FTARGET%/metrics}
 start_prometheus "$WORK/prometheus-follow" lockgraph-follow "$FTARGET"
 half=$(( $(wc -l <"$LOG") / 2 ))
 head -n "$half" "$LOG" >>"$WORK/flog/postgresql.log"
+# Prometheus scrapes the first half's counts before the second half comes, so that
+# the dashboard's increase() and rate() panels see the counters grow.
+for _ in $(seq 80); do
+  [ -n "$(prom 'sum(lockgraph_log_lines_total) > 0')" ] && break
+  sleep 0.25
+done
 sleep 1
 tail -n +"$((half + 1))" "$LOG" >>"$WORK/flog/postgresql.log"
 want_deadlocks=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["deadlocks"])' "$WORK/analyze.json")
@@ -280,6 +304,8 @@ got_waits=$(grep -c '"type":"lock_wait"' "$WORK/follow.ndjson")
   check fail "follow wrote the grown log's events" "$got_deadlocks/$want_deadlocks deadlocks, $got_waits/$want_waits lock waits"
 prom_equals "prometheus scraped follow's deadlock count" 'sum(lockgraph_deadlocks_total)' " $want_deadlocks"
 prom_equals "prometheus scraped follow's lock-wait count" 'sum(lockgraph_lock_waits_total)' " $want_waits"
+dashboard_works "the dashboard's deadlock and log panels show follow's counts" \
+  "Deadlocks (range)" "Deadlocks by cause" "Deadlocks by database" "Log lines by result"
 kill -TERM "$FOLLOW_PID"
 wait "$FOLLOW_PID"
 rc=$?
