@@ -35,6 +35,16 @@ struct LineCounts {
   /// Of `unparsed`: continuation lines (a TAB or spaces first) that came
   /// where no message was open to take them.
   uint64_t unattached = 0;
+
+  /// Adds another parser's counts (a parser made of several: one per stream).
+  LineCounts& operator+=(const LineCounts& c) {
+    total += c.total;
+    parsed += c.parsed;
+    skipped += c.skipped;
+    unparsed += c.unparsed;
+    unattached += c.unattached;
+    return *this;
+  }
 };
 
 /// What a framing's frame said about a line (parsers/framing/framing.h).

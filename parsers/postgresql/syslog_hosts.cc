@@ -36,14 +36,7 @@ class SyslogHostsParser final : public LineParser, public FlushableParser {
 
   const LineCounts& counts() const override {
     counts_ = LineCounts();
-    for (const auto& host : hosts_) {
-      const LineCounts& c = host->parser.counts();
-      counts_.total += c.total;
-      counts_.parsed += c.parsed;
-      counts_.unparsed += c.unparsed;
-      counts_.unattached += c.unattached;
-      counts_.skipped += c.skipped;
-    }
+    for (const auto& host : hosts_) counts_ += host->parser.counts();
     return counts_;
   }
 

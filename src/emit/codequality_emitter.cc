@@ -18,7 +18,7 @@
 #include "gate/baseline.h"
 #include "gate/check_gate.h"
 #include "emit/ci_text.h"
-#include "emit/emitter.h"
+#include "emit/keeping_emitter.h"
 #include "emit/event_json.h"
 #include "emit/event_spool.h"
 #include "emit/hole_text.h"
@@ -50,20 +50,13 @@ constexpr char kFirstInputHole = 'p';
 // Issues are items of the top-level array.
 constexpr unsigned kIssueDepth = 2;
 
-class CodeQualityEmitter : public Emitter {
+class CodeQualityEmitter : public KeepingEmitter {
  public:
   std::string Name() const override { return "codequality"; }
   std::string Description() const override {
     return "GitLab Code Quality JSON (redacted unless --no-redact; docs/ci.md)";
   }
   bool RedactsByDefault() const override { return true; }
-  EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
-  bool RendersOnEvent() const override { return true; }
-  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
-  void OnEvent(const Event& ev, std::ostream&) override {
-    streamed_ = true;
-    Keep(ev, nullptr, input_, ev.source.first_line);
-  }
 
   void Write(const Report& report, std::ostream& out) override {
     seen_.clear();
@@ -80,8 +73,7 @@ class CodeQualityEmitter : public Emitter {
     }
     // Events come from OnEvent (`analyze`), else from the report (check,
     // callers that collect every event, in log order): never both.
-    if (!streamed_)
-      for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], &report, 0, i);
+    KeepReportEvents(report);
     const LateWaitKeys keys(report);
     if (spool_failed_ || !spool_.ForEachSorted([&](std::string_view packed) {
           WriteSpooled(report, keys, packed);
@@ -144,7 +136,7 @@ class CodeQualityEmitter : public Emitter {
   // Spools the issues of the findings of an event that is not a deadlock
   // (a group's are written from its example). `report` is null at OnEvent
   // (no check verdict then: FindingSeverity does not read it).
-  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) {
+  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) override {
     if (ev.deadlock) return;
     static const Report kNoReport;
     for (const Finding& f : ev.findings) {
@@ -209,8 +201,6 @@ class CodeQualityEmitter : public Emitter {
   std::set<std::string> seen_;
   std::function<void(std::string_view)> item_;  // during Write: writes one issue
   EventSpool spool_;
-  uint32_t input_ = 0;
-  bool streamed_ = false;
   bool spool_failed_ = false;
 };
 

@@ -14,7 +14,7 @@
 
 #include "gate/baseline.h"
 #include "emit/ci_text.h"
-#include "emit/emitter.h"
+#include "emit/keeping_emitter.h"
 #include "emit/event_spool.h"
 #include "emit/hole_text.h"
 #include "emit/text_safety.h"
@@ -78,18 +78,11 @@ void Annotate(const char* command, const SourceSpan* source, const std::string& 
 // hole): only a group's first deadlock in log order, its example, is shown.
 constexpr char kDeadlockHole = 'd';
 
-class GithubEmitter : public Emitter {
+class GithubEmitter : public KeepingEmitter {
  public:
   std::string Name() const override { return "github"; }
   std::string Description() const override {
     return "GitHub Actions annotations (::error file=...,line=...::...)";
-  }
-  EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
-  bool RendersOnEvent() const override { return true; }
-  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
-  void OnEvent(const Event& ev, std::ostream&) override {
-    streamed_ = true;
-    Keep(ev, nullptr, input_, ev.source.first_line);
   }
 
   void Write(const Report& report, std::ostream& out) override {
@@ -102,8 +95,7 @@ class GithubEmitter : public Emitter {
     }
     // Events come from OnEvent (`analyze`), else from the report (check,
     // callers that collect every event, in log order): never both.
-    if (!streamed_)
-      for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], &report, 0, i);
+    KeepReportEvents(report);
     std::set<std::string> shown;  // signatures whose example was printed
     bool ok = !spool_failed_ && spool_.ForEachSorted([&](std::string_view packed) {
       std::string signature, text;
@@ -137,7 +129,7 @@ class GithubEmitter : public Emitter {
   // Spools the annotations of an event's findings; every deadlock gets an
   // entry, so that Write knows which is its group's first. `report` is
   // null at OnEvent (no check verdict then: FindingFails does not read it).
-  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) {
+  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) override {
     if (!ev.deadlock && ev.findings.empty()) return;
     static const Report kNoReport;
     const Report& known = report ? *report : kNoReport;
@@ -159,8 +151,6 @@ class GithubEmitter : public Emitter {
   }
 
   EventSpool spool_;
-  uint32_t input_ = 0;
-  bool streamed_ = false;
   bool spool_failed_ = false;
 };
 

@@ -28,7 +28,7 @@
 #include "gate/baseline.h"
 #include "gate/check_gate.h"
 #include "emit/ci_text.h"
-#include "emit/emitter.h"
+#include "emit/keeping_emitter.h"
 #include "emit/event_json.h"
 #include "emit/event_spool.h"
 #include "emit/hole_text.h"
@@ -199,28 +199,20 @@ std::string RootUri(const std::string& root) {
   return uri;
 }
 
-class SarifEmitter : public Emitter {
+class SarifEmitter : public KeepingEmitter {
  public:
   std::string Name() const override { return "sarif"; }
   std::string Description() const override {
     return "SARIF 2.1.0 for code scanning (redacted unless --no-redact; docs/ci.md)";
   }
   bool RedactsByDefault() const override { return true; }
-  EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
-  bool RendersOnEvent() const override { return true; }
-  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
-  void OnEvent(const Event& ev, std::ostream&) override {
-    streamed_ = true;
-    Keep(ev, nullptr, input_, ev.source.first_line);
-  }
 
   void Write(const Report& report, std::ostream& out) override {
     MapPaths(report);
     json rules = Rules(&ids_);
     // Lock waits come from OnEvent (`analyze`), else from the report
     // (check, callers that collect every event, in log order): never both.
-    if (!streamed_)
-      for (size_t i = 0; i < report.events.size(); ++i) Keep(report.events[i], &report, 0, i);
+    KeepReportEvents(report);
     json run = {{"tool",
                  {{"driver",
                    {{"name", "lockgraph"},
@@ -262,7 +254,7 @@ class SarifEmitter : public Emitter {
 
   // Spools the results of a lock wait's findings (the only events of the
   // body): `report` is null when it is not known yet (OnEvent).
-  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) {
+  void Keep(const Event& ev, const Report* report, uint32_t input, uint64_t line) override {
     if (!ev.lock_wait) return;
     if (ids_.empty()) Rules(&ids_);
     for (const Finding& f : ev.findings)
@@ -401,8 +393,6 @@ class SarifEmitter : public Emitter {
   PathMap paths_;
   std::string root_;
   EventSpool spool_;
-  uint32_t input_ = 0;
-  bool streamed_ = false;
   bool spool_failed_ = false;
 };
 

@@ -20,20 +20,9 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-pass=0
-fail=0
-check() {  # check NAME COMMAND...: runs COMMAND, counts it
-  local name="$1"; shift
-  if "$@" >"$WORK/out" 2>&1; then
-    pass=$((pass + 1)); echo "ok   $name"
-  else
-    fail=$((fail + 1)); echo "FAIL $name"; sed 's/^/     /' "$WORK/out" | head -40
-  fi
-}
-same() {  # same EXPECTED ACTUAL: exact text, with a diff on failure
-  if [ "$1" == "$2" ]; then return 0; fi
-  diff <(printf '%s\n' "$1") <(printf '%s\n' "$2"); return 1
-}
+CHECK_DIR="$WORK"
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$BUILD/CMakeCache.txt")
 check "lockgraph --version prints project(VERSION) $version" \

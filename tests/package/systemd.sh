@@ -36,16 +36,9 @@ cleanup() {
   rm -rf "$W"
 }
 trap cleanup EXIT
-pass=0
-fail=0
-check() {  # check NAME COMMAND...: runs COMMAND, counts it
-  local name="$1"; shift
-  if "$@" >"$W/out" 2>&1; then
-    pass=$((pass + 1)); echo "ok   $name"
-  else
-    fail=$((fail + 1)); echo "FAIL $name"; sed 's/^/     /' "$W/out" | head -40
-  fi
-}
+CHECK_DIR="$W"
+# shellcheck source=lib.sh
+source "$SRC/tests/package/lib.sh"
 in_ct() { nsenter -t "$LEADER" -m -u -i -n -p -C -- "$@"; }
 psql_ct() { in_ct runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 -p 5499 -d lockgraph "$@"; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit $?; }

@@ -1,10 +1,14 @@
 #include "support.h"
 
+#include <catch2/catch.hpp>
+
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include "app/command_util.h"
 
 namespace lockgraph::test {
 
@@ -45,6 +49,27 @@ std::string ReadFile(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string AnalyzeNdjson(const std::vector<std::string>& paths, LineCounts* first_lines) {
+  std::unique_ptr<Emitter> ndjson = FindEmitter("ndjson");
+  std::ostringstream out;
+  StreamToEmitter stream(*ndjson, out);
+  AnalyzeOptions options;
+  options.collect_events = false;
+  Analyzer analyzer(options, &stream);
+  std::string error;
+  for (const std::string& path : paths) REQUIRE(analyzer.AnalyzeInput(path, &error));
+  const Report& report = analyzer.Finish();
+  if (first_lines && !report.inputs.empty()) *first_lines = report.inputs.front().lines;
+  return out.str();
 }
 
 }  // namespace lockgraph::test

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/analyzer.h"
 
@@ -19,5 +20,13 @@ std::string CycleString(const Deadlock& d);
 
 /// Reads a whole file (golden files, samples).
 std::string ReadFile(const std::string& path);
+
+/// The lines of `text`, without their '\n'.
+std::vector<std::string> SplitLines(const std::string& text);
+
+/// `lockgraph analyze --format ndjson PATH...`, one thread, no collected
+/// events: the output text; `*first_lines` (when given) gets the first
+/// input's line counts. Fails the test on an input it cannot read.
+std::string AnalyzeNdjson(const std::vector<std::string>& paths, LineCounts* first_lines = nullptr);
 
 }  // namespace lockgraph::test

@@ -29,16 +29,9 @@ std::string FreshDir(const std::string& name) {
   return dir.string();
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 /// The sample's lines, whole.
 std::vector<std::string> SampleLines(const std::string& name) {
-  return Lines(test::ReadFile(std::string(LOCKGRAPH_SAMPLES_DIR) + "/postgresql/" + name));
+  return test::SplitLines(test::ReadFile(std::string(LOCKGRAPH_SAMPLES_DIR) + "/postgresql/" + name));
 }
 
 void Append(const std::string& path, const std::vector<std::string>& lines, size_t from, size_t to) {
@@ -48,15 +41,7 @@ void Append(const std::string& path, const std::vector<std::string>& lines, size
 
 /// `analyze --format ndjson` of each path: the event lines, sorted.
 std::vector<std::string> AnalyzeEvents(const std::vector<std::string>& paths) {
-  std::unique_ptr<Emitter> ndjson = FindEmitter("ndjson");
-  std::ostringstream out;
-  StreamToEmitter stream(*ndjson, out);
-  AnalyzeOptions options;
-  options.collect_events = false;
-  Analyzer analyzer(options, &stream);
-  std::string error;
-  for (const std::string& p : paths) REQUIRE(analyzer.AnalyzeInput(p, &error));
-  std::vector<std::string> events = Lines(out.str());
+  std::vector<std::string> events = test::SplitLines(test::AnalyzeNdjson(paths));
   std::sort(events.begin(), events.end());
   return events;
 }
@@ -79,7 +64,7 @@ int FollowOnce(const std::vector<std::string>& targets, const std::string& state
 }
 
 std::vector<std::string> SortedLines(const std::string& path) {
-  std::vector<std::string> lines = Lines(test::ReadFile(path));
+  std::vector<std::string> lines = test::SplitLines(test::ReadFile(path));
   std::sort(lines.begin(), lines.end());
   return lines;
 }
@@ -118,12 +103,15 @@ void FollowInPieces(const std::string& sample, size_t pieces) {
   CHECK(got == expected);
 }
 
+/// Every line-oriented layout follow reads, from the same server run.
+const char* const kGrowingSamples[] = {
+    "scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
+    "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
+    "rendered/platform-azure-pt1h.json"};
+
 TEST_CASE("follower: a whole stderr, csvlog, jsonlog, syslog and cloud log gives analyze's events",
           "[follow]") {
-  for (const char* sample :
-       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
-        "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
-        "rendered/platform-azure-pt1h.json"}) {
+  for (const char* sample : kGrowingSamples) {
     INFO(sample);
     FollowInPieces(sample, 1);
   }
@@ -131,10 +119,7 @@ TEST_CASE("follower: a whole stderr, csvlog, jsonlog, syslog and cloud log gives
 
 TEST_CASE("follower: growing in pieces with a restart after each, nothing twice or lost",
           "[follow]") {
-  for (const char* sample :
-       {"scenarios.log", "scenarios.csv", "scenarios.json", "rendered/framing-journald.log",
-        "rendered/platform-gcp-ndjson.json", "rendered/platform-alloydb.json",
-        "rendered/platform-azure-pt1h.json"}) {
+  for (const char* sample : kGrowingSamples) {
     INFO(sample);
     FollowInPieces(sample, 7);
     FollowInPieces(sample, 53);
@@ -194,7 +179,7 @@ TEST_CASE("follower: logrotate copytruncate, then create, between runs", "[follo
   const std::vector<std::string> expected =
       WithoutFile(AnalyzeEvents({log + ".2", log + ".1", log}));
   CHECK(expected.size() > 40);
-  CHECK(WithoutFile(Lines(test::ReadFile(out))) == expected);
+  CHECK(WithoutFile(test::SplitLines(test::ReadFile(out))) == expected);
 }
 
 class CountingObserver : public FollowObserver {
@@ -307,7 +292,7 @@ TEST_CASE("follower: its own output and state in a followed folder are never rea
   std::vector<std::string> got;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().filename().string().rfind("events.ndjson", 0) == 0)
-      for (std::string& l : Lines(test::ReadFile(e.path().string()))) got.push_back(l);
+      for (std::string& l : test::SplitLines(test::ReadFile(e.path().string()))) got.push_back(l);
   std::sort(got.begin(), got.end());
   CHECK(got == AnalyzeEvents({dir + "/pg.json"}));
 }

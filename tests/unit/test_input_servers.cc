@@ -7,7 +7,6 @@
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,13 +14,6 @@
 
 namespace lockgraph {
 namespace {
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 std::string Replace(std::string s, const std::string& from, const std::string& to) {
   for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
@@ -32,7 +24,7 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
 /// Each line of `one`, then the same line as instance `to` (from `from`).
 std::string Interleave(const std::string& one, const std::string& from, const std::string& to) {
   std::string out;
-  for (const std::string& line : Lines(one)) out += line + "\n" + Replace(line, from, to) + "\n";
+  for (const std::string& line : test::SplitLines(one)) out += line + "\n" + Replace(line, from, to) + "\n";
   return out;
 }
 

@@ -67,6 +67,14 @@ void WaitFor(const std::atomic<bool>& flag) {
   for (int i = 0; i < 1000 && !flag; ++i) std::this_thread::sleep_for(milliseconds(10));
 }
 
+/// A LineReader on `fifo` (fails the test when it cannot open it).
+std::unique_ptr<LineReader> OpenFifo(const Fifo& fifo) {
+  std::string error;
+  std::unique_ptr<LineReader> reader = LineReader::Open(fifo.path(), &error);
+  REQUIRE(reader);
+  return reader;
+}
+
 /// The lines ForEachLine passes and the pauses between them ("|").
 std::string ReadWithPauses(LineReader& reader, std::atomic<bool>* paused) {
   std::string seen;
@@ -88,9 +96,7 @@ TEST_CASE("stdin pause: a FIFO quiet after whole lines pauses once, then reads o
     WaitFor(paused);
     WriteAll(fd, "gamma\n");
   });
-  std::string error;
-  std::unique_ptr<LineReader> reader = LineReader::Open(fifo.path(), &error);
-  REQUIRE(reader);
+  std::unique_ptr<LineReader> reader = OpenFifo(fifo);
   CHECK(ReadWithPauses(*reader, &paused) == "alpha beta | gamma ");
 }
 
@@ -101,9 +107,7 @@ TEST_CASE("stdin pause: a FIFO quiet inside a line does not pause", "[pause]") {
     std::this_thread::sleep_for(milliseconds(4 * kQuietFlushMs));
     WriteAll(fd, "ta\n");
   });
-  std::string error;
-  std::unique_ptr<LineReader> reader = LineReader::Open(fifo.path(), &error);
-  REQUIRE(reader);
+  std::unique_ptr<LineReader> reader = OpenFifo(fifo);
   CHECK(ReadWithPauses(*reader, &paused) == "alpha beta ");
 }
 
@@ -113,9 +117,7 @@ TEST_CASE("stdin pause: the head read for sniffing is passed on, then the pause"
     WriteAll(fd, "alpha\nbeta\n");
     WaitFor(paused);
   });
-  std::string error;
-  std::unique_ptr<LineReader> reader = LineReader::Open(fifo.path(), &error);
-  REQUIRE(reader);
+  std::unique_ptr<LineReader> reader = OpenFifo(fifo);
   CHECK(reader->Head(200) == std::vector<std::string>{"alpha", "beta"});
   CHECK(ReadWithPauses(*reader, &paused) == "alpha beta | ");
 }
@@ -202,17 +204,8 @@ Parsed ParsedWithPauses(const std::string& path) {
 
 /// `lockgraph analyze --format ndjson PATH`, one thread: the event lines.
 Parsed AnalyzedAtOnce(const std::string& path) {
-  std::unique_ptr<Emitter> ndjson = FindEmitter("ndjson");
-  std::ostringstream out;
-  StreamToEmitter stream(*ndjson, out);
-  AnalyzeOptions options;
-  options.collect_events = false;
-  Analyzer analyzer(options, &stream);
-  std::string error;
-  REQUIRE(analyzer.AnalyzeInput(path, &error));
   Parsed parsed;
-  parsed.lines = analyzer.Finish().inputs.at(0).lines;
-  parsed.ndjson = out.str();
+  parsed.ndjson = test::AnalyzeNdjson({path}, &parsed.lines);
   return parsed;
 }
 
