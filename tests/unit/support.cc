@@ -58,18 +58,20 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
-std::string AnalyzeNdjson(const std::vector<std::string>& paths, LineCounts* first_lines) {
-  std::unique_ptr<Emitter> ndjson = FindEmitter("ndjson");
-  std::ostringstream out;
-  StreamToEmitter stream(*ndjson, out);
+NdjsonAnalyzer::NdjsonAnalyzer()
+    : emitter(FindEmitter("ndjson")), stream(std::make_unique<StreamToEmitter>(*emitter, out)) {
   AnalyzeOptions options;
   options.collect_events = false;
-  Analyzer analyzer(options, &stream);
+  analyzer = std::make_unique<Analyzer>(options, stream.get());
+}
+
+std::string AnalyzeNdjson(const std::vector<std::string>& paths, LineCounts* first_lines) {
+  NdjsonAnalyzer run;
   std::string error;
-  for (const std::string& path : paths) REQUIRE(analyzer.AnalyzeInput(path, &error));
-  const Report& report = analyzer.Finish();
+  for (const std::string& path : paths) REQUIRE(run.analyzer->AnalyzeInput(path, &error));
+  const Report& report = run.analyzer->Finish();
   if (first_lines && !report.inputs.empty()) *first_lines = report.inputs.front().lines;
-  return out.str();
+  return run.out.str();
 }
 
 }  // namespace lockgraph::test

@@ -5,7 +5,11 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+#include <sstream>
+
 #include "app/analyzer.h"
+#include "app/command_util.h"
 
 namespace lockgraph::test {
 
@@ -23,6 +27,16 @@ std::string ReadFile(const std::string& path);
 
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> SplitLines(const std::string& text);
+
+/// An Analyzer whose events are written as `analyze --format ndjson`
+/// writes them, into `out` (one thread, no collected events).
+struct NdjsonAnalyzer {
+  NdjsonAnalyzer();
+  std::unique_ptr<Emitter> emitter;
+  std::ostringstream out;
+  std::unique_ptr<StreamToEmitter> stream;
+  std::unique_ptr<Analyzer> analyzer;
+};
 
 /// `lockgraph analyze --format ndjson PATH...`, one thread, no collected
 /// events: the output text; `*first_lines` (when given) gets the first

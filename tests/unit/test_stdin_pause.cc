@@ -162,12 +162,9 @@ struct Parsed {
 Parsed ParseWithPauses(const std::vector<std::string>& lines, const std::string& name,
                        const std::function<bool(size_t)>& pause_before, FlushMode mode,
                        std::string* before_end = nullptr) {
-  std::unique_ptr<Emitter> ndjson = FindEmitter("ndjson");
-  std::ostringstream out;
-  StreamToEmitter stream(*ndjson, out);
-  AnalyzeOptions options;
-  options.collect_events = false;
-  Analyzer analyzer(options, &stream);
+  test::NdjsonAnalyzer run;
+  Analyzer& analyzer = *run.analyzer;
+  const std::ostringstream& out = run.out;
   const std::vector<std::string> head(lines.begin(), lines.begin() + std::min<size_t>(200, lines.size()));
   std::string detected, error;
   FramingChoice framing;
