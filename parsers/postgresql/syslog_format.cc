@@ -70,7 +70,7 @@ class SyslogFormat : public InputFormat {
       prefix = detected;
     }
     // Otherwise (no sniff, or the empty prefix): the reader detects it.
-    return MakeSyslogHostsParser(file, prefix, sink);
+    return MakeSyslogHostsParser(file, prefix, !options.has_prefix, sink);
   }
 };
 

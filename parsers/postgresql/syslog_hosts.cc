@@ -16,8 +16,9 @@ namespace {
 /// Not thread-safe; not copyable.
 class SyslogHostsParser final : public LineParser, public FlushableParser {
  public:
-  SyslogHostsParser(const std::string& file, std::optional<std::string> prefix, ParseSink& sink)
-      : file_(file), prefix_(std::move(prefix)), sink_(sink) {}
+  SyslogHostsParser(const std::string& file, std::optional<std::string> prefix, bool redetect,
+                    ParseSink& sink)
+      : file_(file), prefix_(std::move(prefix)), redetect_(redetect), sink_(sink) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     SyslogFrame frame;
@@ -42,9 +43,9 @@ class SyslogHostsParser final : public LineParser, public FlushableParser {
 
  private:
   struct Host {
-    Host(const std::string& file, const std::optional<std::string>& prefix, ParseSink& sink,
-         std::string_view name)
-        : host(name), named(sink, host), parser(file, host.empty() ? sink : named, prefix) {}
+    Host(const std::string& file, const std::optional<std::string>& prefix, bool redetect,
+         ParseSink& sink, std::string_view name)
+        : host(name), named(sink, host), parser(file, host.empty() ? sink : named, prefix, redetect) {}
     std::string host;
     ServerSink named;
     RecordReaderParser<SyslogReader> parser;
@@ -53,13 +54,14 @@ class SyslogHostsParser final : public LineParser, public FlushableParser {
   Host& HostOf(std::string_view name) {
     auto it = by_name_.find(std::string(name));
     if (it != by_name_.end()) return *it->second;
-    hosts_.push_back(std::make_unique<Host>(file_, prefix_, sink_, name));
+    hosts_.push_back(std::make_unique<Host>(file_, prefix_, redetect_, sink_, name));
     by_name_.emplace(hosts_.back()->host, hosts_.back().get());
     return *hosts_.back();
   }
 
   std::string file_;
   std::optional<std::string> prefix_;
+  bool redetect_;
   ParseSink& sink_;
   std::vector<std::unique_ptr<Host>> hosts_;  // in order of their first line
   std::unordered_map<std::string, Host*> by_name_;
@@ -70,9 +72,9 @@ class SyslogHostsParser final : public LineParser, public FlushableParser {
 }  // namespace
 
 std::unique_ptr<LineParser> MakeSyslogHostsParser(const std::string& file,
-                                                  std::optional<std::string> prefix,
+                                                  std::optional<std::string> prefix, bool redetect,
                                                   ParseSink& sink) {
-  return std::make_unique<SyslogHostsParser>(file, std::move(prefix), sink);
+  return std::make_unique<SyslogHostsParser>(file, std::move(prefix), redetect, sink);
 }
 
 }  // namespace lockgraph

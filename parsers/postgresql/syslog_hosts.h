@@ -15,8 +15,9 @@ namespace lockgraph {
 /// A LineParser over syslog lines that hands each host's lines to its own
 /// syslog reader (`prefix` as SyslogReader takes it); a line without
 /// syslog framing goes with the line before it.
+/// `redetect`: as SyslogReader's (the prefix was detected, not given).
 std::unique_ptr<LineParser> MakeSyslogHostsParser(const std::string& file,
-                                                  std::optional<std::string> prefix,
+                                                  std::optional<std::string> prefix, bool redetect,
                                                   ParseSink& sink);
 
 }  // namespace lockgraph

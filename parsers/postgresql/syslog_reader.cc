@@ -3,6 +3,8 @@
 // hence the held head while detecting it.
 #include "parsers/postgresql/syslog_reader.h"
 
+#include "parsers/postgresql/labels.h"
+
 namespace lockgraph {
 namespace {
 
@@ -27,7 +29,7 @@ std::optional<std::string> DetectSyslogPrefix(const std::vector<std::string>& he
 }
 
 SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
-                           std::optional<std::string> prefix)
+                           std::optional<std::string> prefix, bool redetect)
     : file_(std::move(file)),
       cb_(std::move(callbacks)),
       joiner_(SyslogLineJoiner::Callbacks{
@@ -46,7 +48,8 @@ SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
           [this](std::string_view message) {
             return !cb_.interesting || cb_.interesting(message);
           },
-          cb_.orphan_detail) {
+          cb_.orphan_detail),
+      redetects_left_(redetect ? kMaxRedetects : 0) {
   if (prefix) UsePrefix(*prefix, "the given log_line_prefix is unusable");
 }
 
@@ -97,12 +100,58 @@ void SyslogReader::Process(std::string_view line, uint64_t line_no) {
   ++counts_.total;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   SyslogFrame frame;
-  if (ParseSyslogFrame(line, &frame) && joiner_.OnFrame(frame, line_no)) {
+  const bool framed = ParseSyslogFrame(line, &frame);
+  if (framed && joiner_.OnFrame(frame, line_no)) {
+    // The first messages that fit: the evidence Redetect() weighs a new prefix on.
+    if (redetects_left_ && sample_.size() < kSampleLines && !frame.text.empty() &&
+        frame.text.front() != '\t')
+      sample_.emplace_back(UnescapeSyslog(frame.text, &unescaped_));
+    ++counts_.parsed;
+    return;
+  }
+  if (framed && Redetect(frame, line_no) && joiner_.OnFrame(frame, line_no)) {
     ++counts_.parsed;
     return;
   }
   ++counts_.unparsed;
   if (cb_.on_unparsed) cb_.on_unparsed(line_no, line);
+}
+
+// As the stderr reader does (stderr_format.cc): the prefix detected on the
+// first messages may not show all of it (a fresh server's startup messages
+// stop before %q). A message that has a label but does not fit makes the
+// detection run again over the first messages and this one; a prefix that
+// fits them and this message replaces the old one, with a note. At most
+// kMaxRedetects tries. True when the prefix changed.
+bool SyslogReader::Redetect(const SyslogFrame& frame, uint64_t line_no) {
+  if (!redetects_left_ || !matcher_ || matcher_->prefix() == kCatchAllPrefix) return false;
+  std::string_view text = UnescapeSyslog(frame.text, &unescaped_);
+  std::string_view word;
+  if (text.empty() || text.front() == '\t' || !FindLabelStart(text, &word) || !LookupLabel(word))
+    return false;
+  --redetects_left_;
+  sample_.emplace_back(text);
+  std::optional<std::string> prefix = DetectPrefix(sample_, nullptr);
+  std::string error;
+  std::unique_ptr<PrefixMatcher> m;
+  PrefixedLine out;
+  if (prefix && *prefix != matcher_->prefix() && *prefix != kCatchAllPrefix)
+    m = PrefixMatcher::Compile(*prefix, &error);
+  if (!m || !m->Match(sample_.back(), &out, nullptr)) {
+    sample_.pop_back();  // fits no prefix: not evidence for the next try
+    return false;
+  }
+  if (cb_.on_diagnostic) {
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::kNote;
+    d.file = file_;
+    d.line = line_no;
+    d.message = "log_line_prefix '" + *prefix + "' from this line on: '" + matcher_->prefix() +
+                "', detected on the first lines (startup messages only?), does not fit it";
+    cb_.on_diagnostic(std::move(d));
+  }
+  matcher_ = std::move(m);
+  return true;
 }
 
 void SyslogReader::OnPart(int64_t pid, std::string_view time, std::string_view line,

@@ -39,7 +39,11 @@ class SyslogReader {
   /// nullopt: detected from the first kDetectLines lines (those lines are
   /// held, then read). An unusable or undetectable prefix gives a warning
   /// and the catch-all prefix "%*" (any text before the severity).
-  SyslogReader(std::string file, RecordCallbacks callbacks, std::optional<std::string> prefix);
+  /// `redetect`: the prefix was detected on the first lines, not given: a
+  /// later message that looks prefixed but does not fit makes the reader
+  /// detect it again (docs/postgresql.md#prefix).
+  SyslogReader(std::string file, RecordCallbacks callbacks, std::optional<std::string> prefix,
+               bool redetect = false);
   SyslogReader(const SyslogReader&) = delete;
   SyslogReader& operator=(const SyslogReader&) = delete;
 
@@ -58,6 +62,7 @@ class SyslogReader {
   void DetectAndReplay();
   void Process(std::string_view line, uint64_t line_no);
   void OnPart(int64_t pid, std::string_view time, std::string_view line, uint64_t line_no);
+  bool Redetect(const SyslogFrame& frame, uint64_t line_no);
   void Warn(uint64_t line_no, std::string message);
 
   std::string file_;
@@ -70,6 +75,11 @@ class SyslogReader {
   SessionInfo session_;  // reused for every part line
   PrefixedLine probe_;   // reused for is_part_start
   LineCounts counts_;
+  static constexpr int kMaxRedetects = 32;
+  static constexpr size_t kSampleLines = 256;
+  int redetects_left_;               // Redetect(): tries left; 0: prefix given
+  std::vector<std::string> sample_;  // the first messages' texts, for Redetect()
+  std::string unescaped_;            // scratch for UnescapeSyslog
 };
 
 }  // namespace lockgraph

@@ -47,7 +47,7 @@ done
 # comes out, as from the file read at once, with a note that names both
 # prefixes.
 startup_lines_first() {
-  local log="$ROOT/samples/postgresql/scenarios.log"
+  local log="$1"
   { head -5 "$log"; sleep 0.6; tail -n +6 "$log"; } |
     "$BIN" analyze --format ndjson - 2>"$WORK/startup.err" | grep -v '"type":"summary"' >"$WORK/startup.out"
   "$BIN" analyze --format ndjson - <"$log" | grep -v '"type":"summary"' >"$WORK/startup.want"
@@ -62,4 +62,6 @@ assert d["summary"]["lines"]["unparsed"] == 0, d["summary"]
 assert len(notes) == 1 and "%m [%p] %q%u@%d/%a " in notes[0] and "%m [%p] " in notes[0], notes'
 }
 check "stdin: a fresh server's startup lines first, a pause, then sessions: the prefix is detected again, no deadlock lost" \
-  startup_lines_first
+  startup_lines_first "$ROOT/samples/postgresql/scenarios.log"
+check "stdin, journald: the same through syslog framing" \
+  startup_lines_first "$ROOT/samples/postgresql/rendered/framing-journald.log"
