@@ -12,10 +12,16 @@
 #include "analysis/signature.h"
 #include "emit/emitter.h"
 #include "emit/hole_text.h"
+#include "emit/source_paths.h"
 #include "gate/baseline.h"
 
 namespace lockgraph {
 namespace {
+
+// Outside any git work tree, so that the CI paths are the file names whatever
+// the directory the test runs in (ctest runs it in the build directory).
+const char* const kFileA = "/tmp/lockgraph-ci-spool/a.log";
+const char* const kFileB = "/tmp/lockgraph-ci-spool/b.log";
 
 Event Wait(const std::string& file, uint64_t line, const std::string& relation_name,
            const std::string& rule) {
@@ -54,11 +60,11 @@ Case MakeCase() {
   Case c;
   // Input 0 names OID 16411 "accounts" only later: Finish names both waits.
   // The second is made first but starts earlier.
-  c.made.push_back({0, Wait("a.log", 20, "", "PG010")});
-  c.made.push_back({0, Wait("a.log", 10, "", "PG011")});
-  c.made.push_back({0, Wait("a.log", 30, "accounts", "PG010")});
+  c.made.push_back({0, Wait(kFileA, 20, "", "PG010")});
+  c.made.push_back({0, Wait(kFileA, 10, "", "PG011")});
+  c.made.push_back({0, Wait(kFileA, 30, "accounts", "PG010")});
   // Input 1: the same OID, not named there.
-  c.made.push_back({1, Wait("b.log", 5, "", "PG010")});
+  c.made.push_back({1, Wait(kFileB, 5, "", "PG010")});
   // No line: sarif points at the run; no file: codequality names input 0.
   c.made.push_back({1, Wait("", 0, "", "PG012")});
   for (size_t i : {1, 0, 2}) {
@@ -73,14 +79,14 @@ Case MakeCase() {
 
 Report BaseReport() {
   Report r;
-  for (const char* f : {"a.log", "b.log"}) {
+  for (const char* f : {kFileA, kFileB}) {
     InputInfo in;
     in.file = f;
     in.format = "stderr";
     r.inputs.push_back(in);
   }
   RelationName name;
-  name.file = "a.log";
+  name.file = kFileA;
   name.database = "5";
   name.relation = "16411";
   name.name = "accounts";
@@ -133,8 +139,10 @@ TEST_CASE("ci spool: results rendered at OnEvent equal those rendered at Write",
   CHECK(sarif.find(Fnv1a64Hex("PG010|" + named)) != std::string::npos);
   CHECK(sarif.find(Fnv1a64Hex("PG011|" + named)) != std::string::npos);
   CHECK(sarif.find(Fnv1a64Hex("PG010|" + unnamed)) != std::string::npos);
-  CHECK(sarif.find("\"uri\": \"a.log\"") != std::string::npos);
-  CHECK(sarif.find("\"uri\": \"b.log\"") != std::string::npos);
+  // sarif maps each input's path from the source root it finds (docs/ci.md#paths).
+  const std::string root = DefaultSourceRoot({kFileA, kFileB});
+  CHECK(sarif.find("\"uri\": \"" + RepoPath(kFileA, root) + "\"") != std::string::npos);
+  CHECK(sarif.find("\"uri\": \"" + RepoPath(kFileB, root) + "\"") != std::string::npos);
   const std::string cq = Streamed("codequality", c);
   CHECK(cq.find("\"fingerprint\": \"" + Fnv1a64Hex("PG011|" + named) + "\"") != std::string::npos);
   CHECK(cq.find("\"fingerprint\": \"" + Fnv1a64Hex("PG010|" + unnamed) + "\"") != std::string::npos);
@@ -145,7 +153,7 @@ TEST_CASE("ci spool: results rendered at OnEvent equal those rendered at Write",
     ++count;
   CHECK(count == 1);
   // The wait without a file is placed on the first input.
-  CHECK(cq.find("\"path\": \"a.log\",\n      \"lines\": {\n        \"begin\": 1\n") !=
+  CHECK(cq.find("\"path\": \"" + std::string(kFileA) + "\",\n      \"lines\": {\n        \"begin\": 1\n") !=
         std::string::npos);
 }
 

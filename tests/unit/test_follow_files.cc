@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 /// A fresh, empty folder under the temporary directory.
 std::string FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("lockgraph-follow-" + name);
+  const fs::path dir = fs::temp_directory_path() / ("lockgraph-follow-" + std::to_string(getpid()) + "-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();

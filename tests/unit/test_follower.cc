@@ -5,6 +5,8 @@
 // is left open by a quiet log, and through copytruncate and rename.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +25,10 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("lockgraph-follower-" + name);
+  // The pid: two runs of the tests at once (a sanitizer build's and another)
+  // must not share a directory.
+  const fs::path dir =
+      fs::temp_directory_path() / ("lockgraph-follower-" + std::to_string(getpid()) + "-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();

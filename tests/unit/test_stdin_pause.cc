@@ -36,7 +36,7 @@ using std::chrono::milliseconds;
 class Fifo {
  public:
   Fifo(const std::string& name, std::function<void(int)> writer)
-      : dir_(fs::temp_directory_path() / ("lockgraph-pause-" + name)) {
+      : dir_(fs::temp_directory_path() / ("lockgraph-pause-" + std::to_string(getpid()) + "-" + name)) {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     REQUIRE(mkfifo(path().c_str(), 0600) == 0);
