@@ -12,6 +12,7 @@
 #include "parsers/postgresql/event_builder.h"
 #include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/prefix.h"
+#include "parsers/postgresql/prefix_redetect.h"
 #include "parsers/postgresql/record_assembler.h"
 
 namespace lockgraph {
@@ -29,7 +30,7 @@ class StderrParser : public LineParser, public FlushableParser {
         assembler_(
             file, [this](LogRecord&& r) { builder_.OnRecord(std::move(r)); },
             &PgEventBuilder::IsInteresting, &PgEventBuilder::IsOrphanDetail),
-        redetects_left_(redetect && matcher_->prefix() != "%*" ? kMaxRedetects : 0) {}
+        redetect_(redetect) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     ++counts_.total;
@@ -64,8 +65,7 @@ class StderrParser : public LineParser, public FlushableParser {
   void Prepare(const std::vector<std::string>& head) override {
     for (const std::string& line : head) {
       tabs_seen_ = tabs_seen_ || (!line.empty() && line[0] == '\t');
-      if (redetects_left_ && sample_.size() < kSampleLines && !line.empty() && line[0] != '\t')
-        sample_.push_back(line);
+      redetect_.Fits(line);
     }
   }
 
@@ -195,36 +195,17 @@ class StderrParser : public LineParser, public FlushableParser {
     if (parsed->time.empty()) parsed->time = frame_->time;
   }
 
-  // The prefix was detected on the first lines, and those may not show it
-  // all: a server's startup messages stop before the %q part, so
-  // "%m [%p] " fits them as well as "%m [%p] %q%u@%d " (reference §6.1;
-  // `tail -F` of a fresh server's log). A later line that looks prefixed
-  // (a label) but does not fit is tried once more: the detection runs again
-  // over the first lines and this one, and a prefix that fits them and this
-  // line replaces the old one from here on, with a note. Bounded: at most
-  // kMaxRedetects tries an input. True when the prefix changed.
+  // A line that looks prefixed but does not fit (prefix_redetect.h): true
+  // when another prefix fits it and is used from here on.
   bool Redetect(std::string_view line, uint64_t line_no) {
-    if (!redetects_left_ || line.empty() || line[0] == ' ') return false;
-    std::string_view word;
-    if (!FindLabelStart(line, &word) || !LookupLabel(word)) return false;
-    --redetects_left_;
-    sample_.emplace_back(line);
-    std::optional<std::string> prefix = DetectPrefix(sample_, nullptr);
-    std::string error;
-    std::unique_ptr<PrefixMatcher> m;
-    PrefixedLine out;
-    if (prefix && *prefix != matcher_->prefix() && *prefix != "%*")
-      m = PrefixMatcher::Compile(*prefix, &error);
-    if (!m || !m->Match(line, &out, nullptr)) {
-      sample_.pop_back();  // fits no prefix: not evidence for the next try
-      return false;
-    }
+    std::string note;
+    std::unique_ptr<PrefixMatcher> m = redetect_.Retry(line, *matcher_, &note);
+    if (!m) return false;
     Diagnostic d;
     d.severity = Diagnostic::Severity::kNote;
     d.file = file_;
     d.line = line_no;
-    d.message = "log_line_prefix '" + *prefix + "' from this line on: '" + matcher_->prefix() +
-                "', detected on the first lines (startup messages only?), does not fit it";
+    d.message = std::move(note);
     sink_.OnDiagnostic(std::move(d));
     matcher_ = std::move(m);
     return true;
@@ -247,10 +228,7 @@ class StderrParser : public LineParser, public FlushableParser {
   bool tabs_seen_ = false;   // a continuation line kept its TAB (so all did)
   PartLabel last_label_ = PartLabel::kPrimary;  // of the last prefixed line
   const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
-  static constexpr int kMaxRedetects = 32;
-  static constexpr size_t kSampleLines = 256;
-  int redetects_left_;               // Redetect(): tries left; 0: --prefix given
-  std::vector<std::string> sample_;  // the first lines that had a prefix, for Redetect()
+  PrefixRedetector redetect_;  // the first lines, for a line the prefix does not fit
 };
 
 class StderrFormat : public InputFormat {

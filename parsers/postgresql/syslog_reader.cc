@@ -3,7 +3,6 @@
 // hence the held head while detecting it.
 #include "parsers/postgresql/syslog_reader.h"
 
-#include "parsers/postgresql/labels.h"
 
 namespace lockgraph {
 namespace {
@@ -49,7 +48,7 @@ SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
             return !cb_.interesting || cb_.interesting(message);
           },
           cb_.orphan_detail),
-      redetects_left_(redetect ? kMaxRedetects : 0) {
+      redetect_(redetect) {
   if (prefix) UsePrefix(*prefix, "the given log_line_prefix is unusable");
 }
 
@@ -102,10 +101,7 @@ void SyslogReader::Process(std::string_view line, uint64_t line_no) {
   SyslogFrame frame;
   const bool framed = ParseSyslogFrame(line, &frame);
   if (framed && joiner_.OnFrame(frame, line_no)) {
-    // The first messages that fit: the evidence Redetect() weighs a new prefix on.
-    if (redetects_left_ && sample_.size() < kSampleLines && !frame.text.empty() &&
-        frame.text.front() != '\t')
-      sample_.emplace_back(UnescapeSyslog(frame.text, &unescaped_));
+    redetect_.Fits(UnescapeSyslog(frame.text, &unescaped_));  // evidence for Redetect()
     ++counts_.parsed;
     return;
   }
@@ -117,37 +113,20 @@ void SyslogReader::Process(std::string_view line, uint64_t line_no) {
   if (cb_.on_unparsed) cb_.on_unparsed(line_no, line);
 }
 
-// As the stderr reader does (stderr_format.cc): the prefix detected on the
-// first messages may not show all of it (a fresh server's startup messages
-// stop before %q). A message that has a label but does not fit makes the
-// detection run again over the first messages and this one; a prefix that
-// fits them and this message replaces the old one, with a note. At most
-// kMaxRedetects tries. True when the prefix changed.
+// A message that looks prefixed but does not fit (prefix_redetect.h): true
+// when another prefix fits it and is used from here on.
 bool SyslogReader::Redetect(const SyslogFrame& frame, uint64_t line_no) {
-  if (!redetects_left_ || !matcher_ || matcher_->prefix() == kCatchAllPrefix) return false;
-  std::string_view text = UnescapeSyslog(frame.text, &unescaped_);
-  std::string_view word;
-  if (text.empty() || text.front() == '\t' || !FindLabelStart(text, &word) || !LookupLabel(word))
-    return false;
-  --redetects_left_;
-  sample_.emplace_back(text);
-  std::optional<std::string> prefix = DetectPrefix(sample_, nullptr);
-  std::string error;
-  std::unique_ptr<PrefixMatcher> m;
-  PrefixedLine out;
-  if (prefix && *prefix != matcher_->prefix() && *prefix != kCatchAllPrefix)
-    m = PrefixMatcher::Compile(*prefix, &error);
-  if (!m || !m->Match(sample_.back(), &out, nullptr)) {
-    sample_.pop_back();  // fits no prefix: not evidence for the next try
-    return false;
-  }
+  if (!matcher_) return false;
+  std::string note;
+  std::unique_ptr<PrefixMatcher> m =
+      redetect_.Retry(UnescapeSyslog(frame.text, &unescaped_), *matcher_, &note);
+  if (!m) return false;
   if (cb_.on_diagnostic) {
     Diagnostic d;
     d.severity = Diagnostic::Severity::kNote;
     d.file = file_;
     d.line = line_no;
-    d.message = "log_line_prefix '" + *prefix + "' from this line on: '" + matcher_->prefix() +
-                "', detected on the first lines (startup messages only?), does not fit it";
+    d.message = std::move(note);
     cb_.on_diagnostic(std::move(d));
   }
   matcher_ = std::move(m);

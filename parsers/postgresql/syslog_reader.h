@@ -13,6 +13,7 @@
 
 #include "parsers/input_format.h"
 #include "parsers/postgresql/prefix.h"
+#include "parsers/postgresql/prefix_redetect.h"
 #include "parsers/postgresql/record_assembler.h"
 #include "parsers/postgresql/record_reader.h"
 #include "parsers/postgresql/syslog_chunks.h"
@@ -75,11 +76,8 @@ class SyslogReader {
   SessionInfo session_;  // reused for every part line
   PrefixedLine probe_;   // reused for is_part_start
   LineCounts counts_;
-  static constexpr int kMaxRedetects = 32;
-  static constexpr size_t kSampleLines = 256;
-  int redetects_left_;               // Redetect(): tries left; 0: prefix given
-  std::vector<std::string> sample_;  // the first messages' texts, for Redetect()
-  std::string unescaped_;            // scratch for UnescapeSyslog
+  PrefixRedetector redetect_;  // the first messages, for one the prefix does not fit
+  std::string unescaped_;      // scratch for UnescapeSyslog
 };
 
 }  // namespace lockgraph
