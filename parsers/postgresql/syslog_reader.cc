@@ -62,9 +62,13 @@ void SyslogReader::UsePrefix(const std::string& prefix, const char* why_not) {
 }
 
 void SyslogReader::Warn(uint64_t line_no, std::string message) {
+  Tell(Diagnostic::Severity::kWarning, line_no, std::move(message));
+}
+
+void SyslogReader::Tell(Diagnostic::Severity severity, uint64_t line_no, std::string message) {
   if (!cb_.on_diagnostic) return;
   Diagnostic d;
-  d.severity = Diagnostic::Severity::kWarning;
+  d.severity = severity;
   d.file = file_;
   d.line = line_no;
   d.message = std::move(message);
@@ -121,14 +125,7 @@ bool SyslogReader::Redetect(const SyslogFrame& frame, uint64_t line_no) {
   std::unique_ptr<PrefixMatcher> m =
       redetect_.Retry(UnescapeSyslog(frame.text, &unescaped_), *matcher_, &note);
   if (!m) return false;
-  if (cb_.on_diagnostic) {
-    Diagnostic d;
-    d.severity = Diagnostic::Severity::kNote;
-    d.file = file_;
-    d.line = line_no;
-    d.message = std::move(note);
-    cb_.on_diagnostic(std::move(d));
-  }
+  Tell(Diagnostic::Severity::kNote, line_no, std::move(note));
   matcher_ = std::move(m);
   return true;
 }

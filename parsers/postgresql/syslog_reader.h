@@ -65,6 +65,7 @@ class SyslogReader {
   void OnPart(int64_t pid, std::string_view time, std::string_view line, uint64_t line_no);
   bool Redetect(const SyslogFrame& frame, uint64_t line_no);
   void Warn(uint64_t line_no, std::string message);
+  void Tell(Diagnostic::Severity severity, uint64_t line_no, std::string message);
 
   std::string file_;
   RecordCallbacks cb_;
