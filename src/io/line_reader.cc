@@ -226,4 +226,41 @@ bool LineReader::ForEachLine(const std::function<void(std::string_view, uint64_t
   return true;
 }
 
+bool LineReader::ForEachBlock(size_t block_bytes,
+                              const std::function<size_t(std::string_view, bool)>& fn,
+                              std::string* error) {
+  head_.clear();  // the head's lines are still in buf_, from begin_
+  head_bytes_ = 0;
+  for (;;) {
+    while (!eof_ && end_ - begin_ < block_bytes) {
+      const long got = Fill(block_bytes - (end_ - begin_), error);
+      if (got < 0) pending_error_ = *error;
+      if (got <= 0) eof_ = true;
+    }
+    std::string_view data(buf_.data() + begin_, end_ - begin_);
+    if (!eof_) {
+      const size_t last = data.rfind('\n');
+      if (last == std::string_view::npos) {  // one line longer than the block
+        block_bytes *= 2;
+        continue;
+      }
+      data = data.substr(0, last + 1);
+    }
+    const size_t took = data.empty() ? 0 : fn(data, eof_);
+    begin_ += took;
+    if (eof_) break;
+    if (took == 0) block_bytes *= 2;
+    const size_t rest = end_ - begin_;
+    if (rest && begin_) std::memmove(buf_.data(), buf_.data() + begin_, rest);
+    begin_ = 0;
+    end_ = rest;
+  }
+  begin_ = end_ = 0;
+  if (!pending_error_.empty()) {
+    *error = pending_error_;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace lockgraph

@@ -36,6 +36,22 @@ class LineReader {
   bool ForEachLine(const std::function<void(std::string_view, uint64_t)>& fn,
                    std::string* error);
 
+  /// True for a regular file (plain or compressed): read by ForEachBlock
+  /// at full speed, and never paused. A pipe is read line by line, so that
+  /// each line leaves as it comes.
+  bool regular_file() const { return regular_file_; }
+
+  /// Like ForEachLine, but hands over blocks of about `block_bytes` of whole
+  /// lines: `fn(lines, at_end)` gets the unread bytes up to the last '\n'
+  /// read (at the end of input: every byte left, the last line perhaps
+  /// without its '\n') and returns how many it took, whole lines from the
+  /// start; the rest comes again at the front of the next call. When it
+  /// takes nothing, the next block is twice as large (one record longer
+  /// than a block). At the end it must take everything.
+  bool ForEachBlock(size_t block_bytes,
+                    const std::function<size_t(std::string_view, bool)>& fn,
+                    std::string* error);
+
   /// From a pipe, FIFO or terminal of plain text: when ForEachLine has
   /// passed lines to `fn` and the input then stays quiet for `quiet_ms`
   /// at a line boundary, `on_pause()` is called (once per pause, from
