@@ -6,7 +6,7 @@
 
 #include "parsers/builtin_formats.h"
 #include "parsers/postgresql/csvlog_reader.h"
-#include "parsers/postgresql/record_reader.h"
+#include "parsers/postgresql/record_reader_parser.h"
 
 namespace lockgraph {
 namespace {

@@ -37,6 +37,9 @@ class CsvlogReader {
   const LineCounts& counts() const { return counts_; }
   /// Lines of the record still open (read, not yet counted either way).
   uint64_t pending_lines() const { return csv_.open() ? record_lines_ : 0; }
+  /// Where a block may be cut for reading on several threads
+  /// (record_chunks.h): a line that looks like a record's first.
+  static bool MayStartRecord(std::string_view line) { return LooksLikeCsvlogStart(line); }
 
  private:
   bool IsWholeRecord(std::string_view line);

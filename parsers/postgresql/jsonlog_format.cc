@@ -4,7 +4,7 @@
 
 #include "parsers/builtin_formats.h"
 #include "parsers/postgresql/jsonlog_reader.h"
-#include "parsers/postgresql/record_reader.h"
+#include "parsers/postgresql/record_reader_parser.h"
 
 namespace lockgraph {
 namespace {

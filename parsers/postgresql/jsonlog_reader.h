@@ -37,6 +37,10 @@ class JsonlogReader {
   void ParseLine(std::string_view line, uint64_t line_no);
   void Finish() {}
   const LineCounts& counts() const { return counts_; }
+  /// Every line is a record of its own: a block may be cut at any line
+  /// (record_chunks.h), and no line is ever held.
+  static bool MayStartRecord(std::string_view) { return true; }
+  uint64_t pending_lines() const { return 0; }
 
  private:
   std::string file_;

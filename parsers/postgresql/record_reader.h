@@ -1,20 +1,17 @@
 // The shape shared by the PostgreSQL record readers of the structured
 // layouts (csvlog, jsonlog, syslog): physical lines in, whole LogRecords out
 // through callbacks, so that tests can read records without an event
-// builder. RecordReaderParser adapts any of them to LineParser.
+// builder. RecordReaderParser (record_reader_parser.h) adapts any of them
+// to LineParser.
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "model/log_record.h"
-#include "parsers/flushable.h"
 #include "parsers/input_format.h"
-#include "parsers/postgresql/event_builder.h"
 
 namespace lockgraph {
 
@@ -38,53 +35,6 @@ struct RecordCallbacks {
   /// Default true. The csvlog and jsonlog readers honour it; the syslog
   /// reader leaves it to its RecordAssembler, which always delivers.
   bool deliver_uninteresting = true;
-};
-
-/// A LineParser over a record reader: records go to a PgEventBuilder, lines
-/// not understood and diagnostics to the sink. `Reader` provides
-/// ParseLine(line, line_no), Finish() and counts(), and takes the file name
-/// and a RecordCallbacks as its first constructor arguments. Not copyable.
-template <typename Reader>
-class RecordReaderParser final : public LineParser, public FlushableParser {
- public:
-  template <typename... Args>
-  RecordReaderParser(const std::string& file, ParseSink& sink, Args&&... args)
-      : file_(file), sink_(sink), builder_(sink),
-        reader_(file, Callbacks(), std::forward<Args>(args)...) {}
-
-  void ParseLine(std::string_view line, uint64_t line_no) override {
-    reader_.ParseLine(line, line_no);
-  }
-  void Finish() override {
-    reader_.Finish();
-    builder_.Finish();
-  }
-  const LineCounts& counts() const override { return reader_.counts(); }
-  /// A reader with Flush() (syslog) delivers its open messages when the
-  /// input pauses; the others deliver a record with its last line.
-  void Flush(FlushMode mode) override {
-    if constexpr (requires(Reader& r) { r.Flush(mode); }) reader_.Flush(mode);
-  }
-
- private:
-  RecordCallbacks Callbacks() {
-    RecordCallbacks cb;
-    cb.on_record = [this](LogRecord&& r) { builder_.OnRecord(std::move(r)); };
-    cb.on_unparsed = [this](uint64_t line_no, std::string_view text) {
-      sink_.OnUnparsed(file_, line_no, text);
-    };
-    cb.on_diagnostic = [this](Diagnostic&& d) { sink_.OnDiagnostic(std::move(d)); };
-    cb.interesting = &PgEventBuilder::IsInteresting;
-    cb.orphan_detail = &PgEventBuilder::IsOrphanDetail;
-    // PgEventBuilder::OnRecord ignores them: do not even build them.
-    cb.deliver_uninteresting = false;
-    return cb;
-  }
-
-  std::string file_;
-  ParseSink& sink_;
-  PgEventBuilder builder_;
-  Reader reader_;
 };
 
 }  // namespace lockgraph

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "parsers/flushable.h"
-#include "parsers/postgresql/record_reader.h"
+#include "parsers/postgresql/record_reader_parser.h"
 #include "parsers/postgresql/syslog_chunks.h"
 #include "parsers/postgresql/syslog_reader.h"
 #include "parsers/server_sink.h"

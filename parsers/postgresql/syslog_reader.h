@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/flushable.h"
 #include "parsers/input_format.h"
 #include "parsers/postgresql/prefix.h"
 #include "parsers/postgresql/prefix_redetect.h"
