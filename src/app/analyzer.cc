@@ -10,6 +10,7 @@
 #include "app/sink_thread.h"
 #include "io/line_reader.h"
 #include "io/log_series.h"
+#include "parsers/block_parser.h"
 #include "parsers/flushable.h"
 #include "text/plural.h"
 
@@ -159,8 +160,7 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   // `tail -F log | lockgraph analyze -`: a pipe quiet between messages
   // closes the open records now, not at the next message (flushable.h).
   reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kSameOutput); });
-  bool ok = reader->ForEachLine(
-      [&](std::string_view line, uint64_t no) { parser->ParseLine(line, no); }, error);
+  bool ok = ReadAll(*reader, *parser, error);
   parser->Finish();
   if (async) async->Finish();  // every event of this input seen before the next one starts
   InputInfo info;
@@ -180,6 +180,21 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   report_.inputs.push_back(std::move(info));
   ++input_index_;
   return ok;
+}
+
+bool Analyzer::ReadAll(LineReader& reader, LineParser& parser, std::string* error) const {
+  // A file of csvlog or jsonlog is parsed on every thread (block_parser.h);
+  // a pipe line by line, so that each event leaves as its lines come.
+  BlockParser* blocks =
+      options_.threads > 1 && reader.regular_file() ? AsBlockParser(parser) : nullptr;
+  if (!blocks)
+    return reader.ForEachLine(
+        [&](std::string_view line, uint64_t no) { parser.ParseLine(line, no); }, error);
+  blocks->UseThreads(options_.threads);
+  return reader.ForEachBlock(
+      blocks->BlockBytes(),
+      [&](std::string_view lines, bool at_end) { return blocks->ParseBlock(lines, at_end); },
+      error);
 }
 
 void Analyzer::NoteRepeats(const std::string& file) {

@@ -20,6 +20,8 @@
 
 namespace lockgraph {
 
+class LineReader;
+
 struct AnalyzeOptions {
   std::string input_format;       // --input-format; empty: sniff
   ParseOptions parse;
@@ -83,6 +85,9 @@ class Analyzer : public ParseSink {
   void OnDiagnostic(Diagnostic&& diag) override;
 
  private:
+  /// Hands every line of `reader` to `parser`, by blocks on every thread
+  /// where both allow it. False with *error on a read error.
+  bool ReadAll(LineReader& reader, LineParser& parser, std::string* error) const;
   /// Flags an input whose reader understood fewer than half of the lines
   /// it did not skip, with a diagnostic naming a format that fits better.
   /// Says which earlier inputs the input just read repeated (repeats_).

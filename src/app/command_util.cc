@@ -2,6 +2,7 @@
 #include "app/command_util.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 
 #include <chrono>
 #include <cstdlib>
@@ -84,8 +85,9 @@ void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
                 "MySQL/MariaDB: keep the row data of InnoDB record dumps in each lock's text "
                 "(customers' data: never shown without this flag, nor with --redact)");
   cmd->add_option("--threads", args->threads,
-                  "1: parse and analyse on one thread; 2: parse on one, run rules and render "
-                  "events on another (default: 2 when the machine has 2 cores or more)")
+                  "1: parse and analyse on one thread; N >= 2: run rules and render events on a "
+                  "thread of their own, and parse csvlog and jsonlog files on N threads at once "
+                  "(default: the machine's cores)")
       ->check(CLI::Range(1u, 64u));
   AddTimeOptions(cmd, args);
 }
@@ -99,7 +101,9 @@ AnalyzeOptions MakeAnalyzeOptions(const ReadArgs& args, const Emitter* emitter) 
   const bool given = args.redact_opt && args.redact_opt->count() > 0;
   options.redact = given ? args.redact : (emitter && emitter->RedactsByDefault());
   options.parse.show_records = args.show_records && !options.redact;
-  options.threads = args.threads ? args.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
+  // The default: one thread per core, up to 64.
+  const unsigned cores = std::thread::hardware_concurrency();
+  options.threads = args.threads ? args.threads : std::clamp(cores, 1u, 64u);
   options.timezone = args.timezone;
   std::string error;  // both were checked when the command line was read
   if (!args.since.empty()) options.since_us = TimeBound(args.since, args.timezone, &error);
