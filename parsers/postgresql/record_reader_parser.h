@@ -4,6 +4,7 @@
 // also reads whole blocks on several threads (record_chunks.h).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,7 +68,7 @@ class RecordReaderParser final : public LineParser, public FlushableParser, publ
     if constexpr (ChunkableReader<Reader>)
       blocks_.chunks = std::make_unique<RecordChunks<Reader>>(file_, Callbacks(), threads);
   }
-  size_t BlockBytes() const override { return kPartBytes * threads_; }
+  size_t BlockBytes() const override { return std::min(kPartBytes * threads_, kMaxBlockBytes); }
   size_t ParseBlock(std::string_view lines, bool at_end) override {
     if constexpr (ChunkableReader<Reader>) {
       return blocks_.chunks->ParseBlock(lines, at_end);
@@ -98,7 +99,10 @@ class RecordReaderParser final : public LineParser, public FlushableParser, publ
     return cb;
   }
 
+  // A part of 4 MiB per thread; but blocks of at most 16 MiB, whatever the
+  // cores: the reader holds two (line_reader_blocks.cc).
   static constexpr size_t kPartBytes = 4 << 20;
+  static constexpr size_t kMaxBlockBytes = 16 << 20;
 
   std::string file_;
   ParseSink& sink_;
