@@ -9,6 +9,7 @@
 
 #include "analysis/log_time.h"
 #include "rules/postgresql/builtin_rules.h"
+#include "rules/postgresql/pg016_near.h"
 #include "rules/rule_text.h"
 
 namespace lockgraph {
@@ -32,6 +33,7 @@ struct LockEvent {
 
 struct Seen {
   std::vector<Violation> violations;
+  std::vector<int64_t> violation_ms;  // their known times, sorted
   std::vector<LockEvent> locks;
   size_t prune_at = kMaxKept;  // doubles when pruning keeps most of them
 };
@@ -51,8 +53,12 @@ class RerunDuplicateKey : public Rule {
       const UniqueViolation& u = *event.unique_violation;
       StatementFacts st = ReadStatement(u.statement);
       if (st.table.empty()) return;  // no STATEMENT: the table is unknown
-      by_table_[st.table].violations.push_back(
+      Seen& seen = by_table_[st.table];
+      seen.violations.push_back(
           {pid, pg_rules::Where(event), u.constraint, u.key, u.statement, LogClockMs(event.time)});
+      if (const std::optional<int64_t>& ms = seen.violations.back().ms)
+        seen.violation_ms.insert(
+            std::upper_bound(seen.violation_ms.begin(), seen.violation_ms.end(), *ms), *ms);
     } else if (event.lock_wait && facts.wait && !facts.wait->table.empty()) {
       const LockWait& w = *event.lock_wait;
       char ms[32] = "?";
@@ -83,44 +89,34 @@ class RerunDuplicateKey : public Rule {
     std::vector<LockEvent> kept;
     for (LockEvent& l : seen->locks) {
       bool old = l.last_ms && *l.last_ms < newest - 2 * kNearMs;
-      bool used = false;
-      for (const Violation& v : seen->violations) used = used || Near(v, l);
-      if (!old || used) kept.push_back(std::move(l));
+      if (!old || AnyNear(seen->violation_ms, Span(l), kNearMs)) kept.push_back(std::move(l));
     }
     seen->locks = std::move(kept);
     seen->prune_at = std::max(kMaxKept, 2 * seen->locks.size());
   }
 
+  // Near: both times known, the error within kNearMs of the lock event's
+  // span (pg016_near.h).
   void Finish(const RunFacts&, std::vector<Finding>* out) override {
     for (const auto& [table, seen] : by_table_) {
-      std::map<std::string, std::vector<const Violation*>> by_constraint;
-      std::map<std::string, std::vector<const LockEvent*>> near;
-      std::map<std::string, bool> after_own_wait;
-      for (const Violation& v : seen.violations)
-        for (const LockEvent& l : seen.locks) {
-          if (!Near(v, l)) continue;
-          if (by_constraint[v.constraint].empty() || by_constraint[v.constraint].back() != &v)
-            by_constraint[v.constraint].push_back(&v);
-          AddOnce(&near[v.constraint], &l);
-          if (!v.pid.empty() && v.pid == l.pid) after_own_wait[v.constraint] = true;
-        }
-      for (const auto& [constraint, errors] : by_constraint)
-        out->push_back(Make(table, constraint, errors, near[constraint], after_own_wait[constraint]));
+      std::vector<NearError> errors;
+      errors.reserve(seen.violations.size());
+      for (const Violation& v : seen.violations) errors.push_back({v.ms, v.pid, v.constraint});
+      std::vector<NearSpan> spans;
+      spans.reserve(seen.locks.size());
+      for (const LockEvent& l : seen.locks) spans.push_back(Span(l));
+      for (const auto& [constraint, group] : PairNear(errors, spans, kNearMs)) {
+        std::vector<const Violation*> failed;
+        for (size_t i : group.errors) failed.push_back(&seen.violations[i]);
+        std::vector<const LockEvent*> near;
+        for (size_t j : group.spans) near.push_back(&seen.locks[j]);
+        out->push_back(Make(table, constraint, failed, near, group.after_own_wait));
+      }
     }
   }
 
  private:
-  // Times known on both sides and within kNearMs of the lock event's span.
-  static bool Near(const Violation& v, const LockEvent& l) {
-    if (!v.ms || !l.first_ms || !l.last_ms) return false;
-    return *v.ms >= *l.first_ms - kNearMs && *v.ms <= *l.last_ms + kNearMs;
-  }
-
-  static void AddOnce(std::vector<const LockEvent*>* list, const LockEvent* l) {
-    for (const LockEvent* e : *list)
-      if (e == l) return;
-    list->push_back(l);
-  }
+  static NearSpan Span(const LockEvent& l) { return {l.first_ms, l.last_ms, l.pid}; }
 
   Finding Make(const std::string& table, const std::string& constraint,
                const std::vector<const Violation*>& errors, const std::vector<const LockEvent*>& locks,
