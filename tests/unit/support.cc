@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -72,6 +73,29 @@ std::string AnalyzeNdjson(const std::vector<std::string>& paths, LineCounts* fir
   const Report& report = run.analyzer->Finish();
   if (first_lines && !report.inputs.empty()) *first_lines = report.inputs.front().lines;
   return run.out.str();
+}
+
+std::string TempFile(const std::string& bytes) {
+  char path[] = "/tmp/lockgraph-test-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, bytes.data(), bytes.size()) == ssize_t(bytes.size()));
+  close(fd);
+  return path;
+}
+
+std::string Gzip(const std::string& text) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, text.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = unsigned(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = unsigned(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
 }
 
 }  // namespace lockgraph::test

@@ -25,6 +25,12 @@ std::string CycleString(const Deadlock& d);
 /// Reads a whole file (golden files, samples).
 std::string ReadFile(const std::string& path);
 
+/// `bytes` in a new file under /tmp; its path.
+std::string TempFile(const std::string& bytes);
+
+/// `text` compressed as one gzip member (zlib, level 6).
+std::string Gzip(const std::string& text);
+
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> SplitLines(const std::string& text);
 

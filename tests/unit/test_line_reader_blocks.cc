@@ -6,40 +6,18 @@
 // after every byte before the cut.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-#include <zlib.h>
-
 #include <cstdio>
 #include <random>
 #include <string>
 
 #include "io/line_reader.h"
+#include "support.h"
 
 namespace lockgraph {
 namespace {
 
-std::string TempFile(const std::string& bytes) {
-  char path[] = "/tmp/lockgraph-blocks-XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  REQUIRE(write(fd, bytes.data(), bytes.size()) == ssize_t(bytes.size()));
-  close(fd);
-  return path;
-}
-
-std::string Gzip(const std::string& s) {
-  z_stream zs{};
-  deflateInit2(&zs, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, s.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  zs.avail_in = unsigned(s.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = unsigned(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
+using test::Gzip;
+using test::TempFile;
 
 /// Lines of random length (1 in 500 longer than 1 MiB), the last one
 /// perhaps without its newline.

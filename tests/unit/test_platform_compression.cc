@@ -6,7 +6,6 @@
 #include <bzlib.h>
 #include <lzma.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include <cstdio>
@@ -20,6 +19,9 @@
 namespace lockgraph {
 namespace {
 
+using test::Gzip;
+using test::TempFile;
+
 // Two deadlocks of samples/postgresql/scenarios.log (stderr, prefix
 // '%m [%p] %q%u@%d/%a ').
 std::string Log() {
@@ -29,20 +31,6 @@ std::string Log() {
   at = text.find("deadlock detected", at + 1);
   at = text.find("STATEMENT:", at);
   return text.substr(0, text.find('\n', at) + 1);
-}
-
-std::string Gzip(const std::string& s) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, s.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  zs.avail_in = unsigned(s.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = unsigned(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 // Block size 100k (-1): a cut file still holds whole blocks to decode.
@@ -69,15 +57,6 @@ std::string Zstd(const std::string& s) {
   std::string out(ZSTD_compressBound(s.size()), '\0');
   out.resize(ZSTD_compress(out.data(), out.size(), s.data(), s.size(), 3));
   return out;
-}
-
-std::string TempFile(const std::string& bytes) {
-  char path[] = "/tmp/lockgraph-codec-XXXXXX";
-  int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  REQUIRE(write(fd, bytes.data(), bytes.size()) == ssize_t(bytes.size()));
-  close(fd);
-  return path;
 }
 
 struct Run {
