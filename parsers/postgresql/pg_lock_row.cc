@@ -182,31 +182,67 @@ bool HasBlockingPidsColumn(const std::vector<std::string>& columns) {
   return false;
 }
 
-LockTarget PgLockRowTarget(const PgLockRow& row) {
-  LockTarget target;
+namespace {
+
+// The shape of the row's lock type when every column of it is filled in;
+// null for a lock type this version does not know, or a row with missing
+// fields.
+const TagShape* CompleteShape(const PgLockRow& row) {
   const TagShape* shape = nullptr;
   for (const TagShape& t : kShapes)
     if (row.locktype == t.locktype) shape = &t;
-  bool complete = shape != nullptr;
   if (shape)
-    for (auto column : shape->columns) complete = complete && !(row.*column).empty();
-  if (complete) {
+    for (auto column : shape->columns)
+      if ((row.*column).empty()) return nullptr;
+  return shape;
+}
+
+// The columns kept, in pg_locks column order, for a lock without a shape.
+constexpr std::string PgLockRow::*kAnyColumns[] = {
+    &PgLockRow::database, &PgLockRow::relation,      &PgLockRow::page,
+    &PgLockRow::tuple,    &PgLockRow::virtualxid,    &PgLockRow::transactionid,
+    &PgLockRow::classid,  &PgLockRow::objid,         &PgLockRow::objsubid};
+
+}  // namespace
+
+LockTarget PgLockRowTarget(const PgLockRow& row) {
+  LockTarget target;
+  const TagShape* shape = CompleteShape(row);
+  if (shape) {
     target.type = shape->type;
+    target.fields.reserve(shape->columns.size());
     for (auto column : shape->columns)
       target.fields.push_back({ColumnName(column), row.*column, column != &PgLockRow::virtualxid});
     target.text = TagText(row);
   } else {
-    // A lock type this version does not know, or a row with missing
-    // fields: keep whatever identifies it, in pg_locks column order.
+    // Keep whatever identifies it, in pg_locks column order.
     target.type = row.locktype;
-    for (auto column : {&PgLockRow::database, &PgLockRow::relation, &PgLockRow::page,
-                        &PgLockRow::tuple, &PgLockRow::virtualxid, &PgLockRow::transactionid,
-                        &PgLockRow::classid, &PgLockRow::objid, &PgLockRow::objsubid})
+    for (auto column : kAnyColumns)
       if (!(row.*column).empty())
         target.fields.push_back({ColumnName(column), row.*column, column != &PgLockRow::virtualxid});
   }
   if (!row.relation.empty()) target.relation_name = row.relation_name;
   return target;
+}
+
+std::string PgLockRowKey(const PgLockRow& row) {
+  // LockTarget::Key() of PgLockRowTarget(row): the type, then the fields'
+  // values; a complete shape always has fields, so its text never counts.
+  const TagShape* shape = CompleteShape(row);
+  std::string key = shape ? shape->type : row.locktype;
+  char sep = ':';
+  auto add = [&](const std::string& value) {
+    key += sep;
+    key += value;
+    sep = '/';
+  };
+  if (shape) {
+    for (auto column : shape->columns) add(row.*column);
+  } else {
+    for (auto column : kAnyColumns)
+      if (!(row.*column).empty()) add(row.*column);
+  }
+  return key;
 }
 
 std::optional<int64_t> PgTimestampMicros(std::string_view s) {

@@ -61,6 +61,10 @@ bool HasBlockingPidsColumn(const std::vector<std::string>& columns);
 /// of log messages (parsers/postgresql/lock_tag.h), so that keys match.
 LockTarget PgLockRowTarget(const PgLockRow& row);
 
+/// PgLockRowTarget(row).Key(), made without building the target (every row
+/// of a snapshot needs its key; only waiting rows need their target).
+std::string PgLockRowKey(const PgLockRow& row);
+
 /// Microseconds since 1970-01-01 UTC of a timestamptz as psql writes it
 /// ("2026-12-02 10:35:10.629127+00") or as JSON has it
 /// ("2026-12-02T10:35:10.654559+00:00"); nullopt for other text.

@@ -3,13 +3,15 @@
 
 #include <algorithm>
 #include <charconv>
+#include <numeric>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "graph/blocking_trees.h"
 #include "graph/wait_for_graph.h"
 #include "parsers/postgresql/lock_conflicts.h"
 #include "parsers/postgresql/pg_blocking.h"
+#include "parsers/postgresql/pg_row_index.h"
 
 namespace lockgraph {
 namespace {
@@ -36,15 +38,6 @@ void DescribeActivity(const PgLockRow& r, const std::string& sampled_at, Backend
   b->session.application = r.application_name;
   b->session.host = r.client_addr;
   b->session.backend_type = r.backend_type;
-}
-
-// The key of each row's lock, in row order, made once: a 100,000-waiter
-// snapshot has as many rows, and each key would otherwise be made again.
-std::vector<std::string> RowKeys(const PgLockRows& rows) {
-  std::vector<std::string> keys;
-  keys.reserve(rows.size());
-  for (const PgLockRow& r : rows) keys.push_back(PgLockRowTarget(r).Key());
-  return keys;
 }
 
 // Holds by lock key, then strongest mode first; stable. Keys are made once
@@ -82,30 +75,42 @@ Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
 }  // namespace
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
-  std::map<std::string, Backend> backends;
-  const std::vector<std::string> keys = RowKeys(snapshot.rows);
-  std::unordered_set<std::string_view> contested;
-  for (size_t i = 0; i < snapshot.rows.size(); ++i)
-    if (!snapshot.rows[i].granted) contested.insert(keys[i]);
+  return PgSnapshotBackends(snapshot, IndexPgRows(snapshot.rows));
+}
+
+std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
+                                                  const PgRowIndex& index) {
+  // Each process is described at its first row into a vector; the map is
+  // made at the end in id order, appended to (no search of it per row).
+  std::unordered_map<std::string_view, uint32_t> slot_of;
+  std::vector<Backend> found;
   for (size_t i = 0; i < snapshot.rows.size(); ++i) {
     const PgLockRow& r = snapshot.rows[i];
-    std::string id = PgRowProcessId(r);
-    auto [it, inserted] = backends.try_emplace(std::move(id));
-    Backend& b = it->second;
+    auto [it, inserted] = slot_of.try_emplace(index.process[i], uint32_t(found.size()));
     if (inserted) {
-      b.id = it->first;
+      Backend& b = found.emplace_back();
+      b.id = index.process[i];
       b.pid = r.pid;
       DescribeActivity(r, r.sampled_at, &b);
     }
+    Backend& b = found[it->second];
     if (!r.granted) {
       b.wait_mode = r.mode;
       b.wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
       b.wait_lock = PgLockRowTarget(r);
-    } else if (contested.count(keys[i])) {
+    } else if (index.contested[index.lock[i]]) {
       b.holds.push_back({r.mode, PgLockRowTarget(r)});
     }
   }
-  for (auto& [id, b] : backends) SortHolds(&b.holds);
+  std::vector<uint32_t> order(found.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return found[a].id < found[b].id; });
+  std::map<std::string, Backend> backends;
+  for (uint32_t k : order) {
+    SortHolds(&found[k].holds);
+    backends.emplace_hint(backends.end(), found[k].id, std::move(found[k]));
+  }
   return backends;
 }
 
@@ -114,29 +119,41 @@ namespace {
 // AnalyzePgSnapshot(); when `rows_read` is given (the snapshot's own rows),
 // they are freed as soon as backends and edges are made from them, before
 // the trees and events are: the rows of a 100,000-waiter snapshot and its
-// events need not be held at the same time.
+// events need not be held at the same time. The result then has only the
+// events: its backends and edges were moved into them.
 PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   const std::string sampled_at =
       snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
   const uint64_t locks = snapshot.rows.size();
   PgSnapshotAnalysis out;
-  out.backends = PgSnapshotBackends(snapshot);
+  WaitForGraph graph;
+  {
+    const PgRowIndex index = IndexPgRows(snapshot.rows);
+    out.backends = PgSnapshotBackends(snapshot, index);
+    // The graph takes the edges over (no copy) and hands them back below.
+    graph.AddWaits(PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids));
+  }
+  if (rows_read) PgLockRows().swap(*rows_read);
   const std::map<std::string, Backend>& backends = out.backends;
   std::vector<Event>& events = out.events;
-  // The graph takes the edges over (no copy) and hands them back at the end.
-  WaitForGraph graph;
-  graph.AddWaits(PgBlockingEdges(snapshot.rows, snapshot.has_blocking_pids));
-  if (rows_read) PgLockRows().swap(*rows_read);
-  TreesAndCycles found = FindTreesAndCycles(graph, graph.edges(), backends);
-  out.edges = graph.ReleaseEdges();
+  uint64_t waiting = 0;
+  for (const auto& [id, b] : backends) waiting += !b.wait_mode.empty();
+  const uint64_t backend_count = backends.size();
+  // Without a caller for them (rows_read), the backends and edges move into
+  // the trees and cycles instead of being copied there.
+  TreesAndCycles found =
+      rows_read ? TakeTreesAndCycles(graph, graph.ReleaseEdges(), std::move(out.backends))
+                : FindTreesAndCycles(graph, graph.edges(), backends);
+  if (rows_read) out.backends.clear();
+  else out.edges = graph.ReleaseEdges();
 
   Event head = Base(EventType::kSnapshot, snapshot, sampled_at);
   SnapshotInfo info;
   info.sampled_at = sampled_at;
   info.blocking = snapshot.has_blocking_pids ? "pg_blocking_pids" : "conflict_matrix";
   info.locks = locks;
-  info.backends = backends.size();
-  for (const auto& [id, b] : backends) info.waiting += !b.wait_mode.empty();
+  info.backends = backend_count;
+  info.waiting = waiting;
   info.chains = found.trees.size();
   info.cycles = found.cycles.size();
   info.poll_ms = snapshot.poll_ms;
