@@ -80,20 +80,28 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
                                                   const PgRowIndex& index) {
-  // Each process is described at its first row into a vector; the map is
-  // made at the end in id order, appended to (no search of it per row).
-  std::unordered_map<std::string_view, uint32_t> slot_of;
-  std::vector<Backend> found;
+  // The processes' first rows, then the map made in id order by appending
+  // (no search of it per row, no Backend moved), then each row added.
+  std::unordered_map<std::string_view, uint32_t> first_row;
+  for (size_t i = 0; i < snapshot.rows.size(); ++i)
+    first_row.try_emplace(index.process[i], uint32_t(i));
+  std::vector<std::pair<std::string_view, uint32_t>> ids(first_row.begin(), first_row.end());
+  std::sort(ids.begin(), ids.end());
+  std::map<std::string, Backend> backends;
+  std::unordered_map<std::string_view, Backend*> backend_of;
+  backend_of.reserve(ids.size());
+  for (const auto& [id, row] : ids) {
+    auto it = backends.emplace_hint(backends.end(), std::string(id), Backend());
+    Backend& b = it->second;
+    const PgLockRow& r = snapshot.rows[row];
+    b.id = it->first;
+    b.pid = r.pid;
+    DescribeActivity(r, r.sampled_at, &b);
+    backend_of.emplace(it->first, &b);
+  }
   for (size_t i = 0; i < snapshot.rows.size(); ++i) {
     const PgLockRow& r = snapshot.rows[i];
-    auto [it, inserted] = slot_of.try_emplace(index.process[i], uint32_t(found.size()));
-    if (inserted) {
-      Backend& b = found.emplace_back();
-      b.id = index.process[i];
-      b.pid = r.pid;
-      DescribeActivity(r, r.sampled_at, &b);
-    }
-    Backend& b = found[it->second];
+    Backend& b = *backend_of[index.process[i]];
     if (!r.granted) {
       b.wait_mode = r.mode;
       b.wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
@@ -102,15 +110,7 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
       b.holds.push_back({r.mode, PgLockRowTarget(r)});
     }
   }
-  std::vector<uint32_t> order(found.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return found[a].id < found[b].id; });
-  std::map<std::string, Backend> backends;
-  for (uint32_t k : order) {
-    SortHolds(&found[k].holds);
-    backends.emplace_hint(backends.end(), found[k].id, std::move(found[k]));
-  }
+  for (auto& [id, b] : backends) SortHolds(&b.holds);
   return backends;
 }
 
