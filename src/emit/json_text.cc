@@ -54,9 +54,22 @@ void JsonText::String(std::string_view s) {
   Escaped(s);
 }
 
+namespace {
+
+// Bytes written as they are: printable ASCII but the quote and backslash.
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainBytes kPlain;
+
+}  // namespace
+
 void JsonText::Escaped(std::string_view s) {
   bool plain = true;
-  for (char c : s) plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  for (unsigned char c : s) plain &= kPlain.plain[c];
   if (plain) {
     out_->push_back('"');
     out_->append(s);
