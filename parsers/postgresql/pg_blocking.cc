@@ -160,7 +160,7 @@ std::vector<WaitEdge> SortedEdges(std::vector<WaitEdge> edges) {
 
 std::string PgRowProcessId(const PgLockRow& row) {
   if (row.pid) return std::to_string(*row.pid);
-  return "prepared " + row.virtualtransaction;
+  return "prepared " + std::string(row.virtualtransaction);
 }
 
 std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_pids) {

@@ -3,6 +3,7 @@
 // from pg_locks and the same lock named in a log get one key.
 #include "parsers/postgresql/pg_lock_row.h"
 
+#include <algorithm>
 #include <charconv>
 
 
@@ -38,7 +39,7 @@ bool ParseIntArray(std::string_view s, std::vector<int64_t>* out) {
 
 struct TextColumn {
   const char* name;
-  std::string PgLockRow::*field;
+  std::string_view PgLockRow::*field;
 };
 
 constexpr TextColumn kTextColumns[] = {
@@ -77,7 +78,7 @@ constexpr TextColumn kTextColumns[] = {
 struct TagShape {
   const char* locktype;  // as pg_locks names it
   const char* type;      // LockTarget::type
-  std::initializer_list<std::string PgLockRow::*> columns;
+  std::initializer_list<std::string_view PgLockRow::*> columns;
 };
 
 const TagShape kShapes[] = {
@@ -99,7 +100,7 @@ const TagShape kShapes[] = {
      {&PgLockRow::database, &PgLockRow::transactionid, &PgLockRow::objid}},
 };
 
-const char* ColumnName(std::string PgLockRow::*column) {
+const char* ColumnName(std::string_view PgLockRow::*column) {
   for (const TextColumn& c : kTextColumns)
     if (c.field == column) return c.name;
   return "";
@@ -107,31 +108,87 @@ const char* ColumnName(std::string PgLockRow::*column) {
 
 // DescribeLockTag()'s text for the row's lock (lmgr.c), fields present.
 std::string TagText(const PgLockRow& r) {
-  const std::string& t = r.locktype;
-  const std::string of_rel = " of relation " + r.relation + " of database " + r.database;
-  if (t == "relation") return "relation " + r.relation + " of database " + r.database;
+  const std::string_view t = r.locktype;
+  auto cat = [](std::initializer_list<std::string_view> parts) {
+    std::string out;
+    for (std::string_view p : parts) out += p;
+    return out;
+  };
+  const std::string of_rel = cat({" of relation ", r.relation, " of database ", r.database});
+  if (t == "relation") return cat({"relation ", r.relation, " of database ", r.database});
   if (t == "extend") return "extension" + of_rel;
-  if (t == "frozenid") return "pg_database.datfrozenxid of database " + r.database;
-  if (t == "page") return "page " + r.page + of_rel;
-  if (t == "tuple") return "tuple (" + r.page + "," + r.tuple + ")" + of_rel;
-  if (t == "transactionid") return "transaction " + r.transactionid;
-  if (t == "virtualxid") return "virtual transaction " + r.virtualxid;
+  if (t == "frozenid") return cat({"pg_database.datfrozenxid of database ", r.database});
+  if (t == "page") return cat({"page ", r.page, of_rel});
+  if (t == "tuple") return cat({"tuple (", r.page, ",", r.tuple, ")", of_rel});
+  if (t == "transactionid") return cat({"transaction ", r.transactionid});
+  if (t == "virtualxid") return cat({"virtual transaction ", r.virtualxid});
   if (t == "spectoken" || t == "speculative token")
-    return "speculative token " + r.objid + " of transaction " + r.transactionid;
+    return cat({"speculative token ", r.objid, " of transaction ", r.transactionid});
   if (t == "object")
-    return "object " + r.objid + " of class " + r.classid + " of database " + r.database;
+    return cat({"object ", r.objid, " of class ", r.classid, " of database ", r.database});
   if (t == "advisory")
-    return "advisory lock [" + r.database + "," + r.classid + "," + r.objid + "," + r.objsubid + "]";
-  if (t == "userlock") return "user lock [" + r.database + "," + r.classid + "," + r.objid + "]";
-  return "remote transaction " + r.transactionid + " of subscription " + r.objid +
-         " of database " + r.database;
+    return cat({"advisory lock [", r.database, ",", r.classid, ",", r.objid, ",", r.objsubid, "]"});
+  if (t == "userlock") return cat({"user lock [", r.database, ",", r.classid, ",", r.objid, "]"});
+  return cat({"remote transaction ", r.transactionid, " of subscription ", r.objid,
+              " of database ", r.database});
 }
 
 }  // namespace
 
+PgLockRows::PgLockRows(std::initializer_list<PgLockRow> rows) {
+  for (const PgLockRow& r : rows) push_back(r);
+}
+
+PgLockRows::PgLockRows(const PgLockRows& other) {
+  for (const PgLockRow& r : other) push_back(r);
+}
+
+PgLockRows& PgLockRows::operator=(const PgLockRows& other) {
+  if (this != &other) {
+    PgLockRows copy(other);
+    swap(copy);
+  }
+  return *this;
+}
+
+void PgLockRows::swap(PgLockRows& other) noexcept {
+  rows_.swap(other.rows_);
+  blocks_.swap(other.blocks_);
+  std::swap(free_, other.free_);
+  std::swap(left_, other.left_);
+}
+
+std::string_view PgLockRows::Keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > left_) {
+    constexpr size_t kBlock = 1 << 20;
+    const size_t size = std::max(kBlock, text.size());
+    blocks_.push_back(std::make_unique<char[]>(size));
+    free_ = blocks_.back().get();
+    left_ = size;
+  }
+  char* at = free_;
+  std::copy(text.begin(), text.end(), at);
+  free_ += text.size();
+  left_ -= text.size();
+  return {at, text.size()};
+}
+
+void PgLockRows::push_back(const PgLockRow& row) { push_back(PgLockRow(row)); }
+
+void PgLockRows::push_back(PgLockRow&& row) {
+  const PgLockRow* previous = rows_.empty() ? nullptr : &rows_.back();
+  PgLockRow& kept = rows_.emplace_back(std::move(row));
+  // A value the row before had in the same column (sampled_at, locktype,
+  // database, mode, state, ...) is not copied again.
+  for (const TextColumn& c : kTextColumns)
+    kept.*c.field = previous && previous->*c.field == kept.*c.field ? previous->*c.field
+                                                                   : Keep(kept.*c.field);
+}
+
 bool PgLockRowFromColumns(const PgColumnGetter& get, PgLockRow* row, std::string* error) {
   for (const TextColumn& c : kTextColumns)
-    if (auto v = get(c.name)) row->*c.field = std::string(*v);
+    if (auto v = get(c.name)) row->*c.field = *v;
   for (const char* required : {"locktype", "mode"}) {
     if (!get(required) || get(required)->empty()) {
       *error = std::string("no ") + required;
@@ -198,7 +255,7 @@ const TagShape* CompleteShape(const PgLockRow& row) {
 }
 
 // The columns kept, in pg_locks column order, for a lock without a shape.
-constexpr std::string PgLockRow::*kAnyColumns[] = {
+constexpr std::string_view PgLockRow::*kAnyColumns[] = {
     &PgLockRow::database, &PgLockRow::relation,      &PgLockRow::page,
     &PgLockRow::tuple,    &PgLockRow::virtualxid,    &PgLockRow::transactionid,
     &PgLockRow::classid,  &PgLockRow::objid,         &PgLockRow::objsubid};
@@ -212,14 +269,16 @@ LockTarget PgLockRowTarget(const PgLockRow& row) {
     target.type = shape->type;
     target.fields.reserve(shape->columns.size());
     for (auto column : shape->columns)
-      target.fields.push_back({ColumnName(column), row.*column, column != &PgLockRow::virtualxid});
+      target.fields.push_back(
+          {ColumnName(column), std::string(row.*column), column != &PgLockRow::virtualxid});
     target.text = TagText(row);
   } else {
     // Keep whatever identifies it, in pg_locks column order.
     target.type = row.locktype;
     for (auto column : kAnyColumns)
       if (!(row.*column).empty())
-        target.fields.push_back({ColumnName(column), row.*column, column != &PgLockRow::virtualxid});
+        target.fields.push_back(
+          {ColumnName(column), std::string(row.*column), column != &PgLockRow::virtualxid});
   }
   if (!row.relation.empty()) target.relation_name = row.relation_name;
   return target;
@@ -229,9 +288,9 @@ std::string PgLockRowKey(const PgLockRow& row) {
   // LockTarget::Key() of PgLockRowTarget(row): the type, then the fields'
   // values; a complete shape always has fields, so its text never counts.
   const TagShape* shape = CompleteShape(row);
-  std::string key = shape ? shape->type : row.locktype;
+  std::string key(shape ? std::string_view(shape->type) : row.locktype);
   char sep = ':';
-  auto add = [&](const std::string& value) {
+  auto add = [&](std::string_view value) {
     key += sep;
     key += value;
     sep = '/';

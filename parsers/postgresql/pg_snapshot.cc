@@ -17,16 +17,17 @@ namespace lockgraph {
 namespace {
 
 // Milliseconds from `earlier` to `later`, when both are timestamps.
-std::optional<double> AgeMs(const std::string& later, const std::string& earlier) {
+std::optional<double> AgeMs(std::string_view later, std::string_view earlier) {
   auto a = PgTimestampMicros(later), b = PgTimestampMicros(earlier);
   if (!a || !b) return std::nullopt;
   return double(*a - *b) / 1000.0;
 }
 
-void DescribeActivity(const PgLockRow& r, const std::string& sampled_at, Backend* b) {
+void DescribeActivity(const PgLockRow& r, std::string_view sampled_at, Backend* b) {
   b->state = r.state;
   b->backend_type = r.backend_type;
-  if (!r.wait_event_type.empty()) b->wait_event = r.wait_event_type + ":" + r.wait_event;
+  if (!r.wait_event_type.empty())
+    b->wait_event = std::string(r.wait_event_type) + ":" + std::string(r.wait_event);
   uint64_t xid = 0;
   auto res = std::from_chars(r.backend_xid.data(), r.backend_xid.data() + r.backend_xid.size(), xid);
   if (!r.backend_xid.empty() && res.ec == std::errc()) b->xid = xid;
@@ -107,7 +108,7 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
       b.wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
       b.wait_lock = PgLockRowTarget(r);
     } else if (index.contested[index.lock[i]]) {
-      b.holds.push_back({r.mode, PgLockRowTarget(r)});
+      b.holds.push_back({std::string(r.mode), PgLockRowTarget(r)});
     }
   }
   for (auto& [id, b] : backends) SortHolds(&b.holds);
@@ -123,7 +124,7 @@ namespace {
 // events: its backends and edges were moved into them.
 PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   const std::string sampled_at =
-      snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
+      snapshot.rows.empty() ? snapshot.sampled_at : std::string(snapshot.rows.front().sampled_at);
   const uint64_t locks = snapshot.rows.size();
   PgSnapshotAnalysis out;
   WaitForGraph graph;

@@ -52,6 +52,59 @@ TEST_CASE("PgLockRowKey is the key of PgLockRowTarget, for every shape and incom
   CHECK(PgLockRowKey(rows.back()) == "");
 }
 
+TEST_CASE("PgLockRows keeps the text of its rows; copies and moves keep it too", "[snapshot]") {
+  PgLockRows rows;
+  {
+    std::string query = "UPDATE accounts SET balance = balance + 1 WHERE id = 12;";
+    std::string time = "2026-12-02 10:00:00.232309+00";
+    PgLockRow r = Row("transactionid", 100, false);
+    r.sampled_at = time;
+    r.query = query;
+    r.transactionid = "900";
+    rows.push_back(r);
+    query = "SELECT 1";  // the caller's text changes and dies: the row's does not
+    r.pid = 200;
+    r.query = query;
+    rows.push_back(std::move(r));
+    time.assign(time.size(), 'x');
+  }
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].query == "UPDATE accounts SET balance = balance + 1 WHERE id = 12;");
+  CHECK(rows[1].query == "SELECT 1");
+  CHECK(rows[1].sampled_at == "2026-12-02 10:00:00.232309+00");
+  // A value repeated from the row before is kept once.
+  CHECK(rows[1].sampled_at.data() == rows[0].sampled_at.data());
+  CHECK(rows[1].query.data() != rows[0].query.data());
+  CHECK(rows[0].locktype == "transactionid");
+  CHECK(rows[1].mode == "ExclusiveLock");
+  CHECK(rows[0].waitstart.empty());  // NULL stays ""
+
+  PgLockRows copy = rows;
+  PgLockRows moved = std::move(rows);
+  rows = PgLockRows();
+  CHECK(copy[0].query.data() != moved[0].query.data());
+  for (const PgLockRows* r : {&copy, &moved}) {
+    CHECK(r->size() == 2);
+    CHECK((*r)[0].query == "UPDATE accounts SET balance = balance + 1 WHERE id = 12;");
+    CHECK((*r)[1].pid == 200);
+  }
+  // A column may be pointed elsewhere (watch hides unreadable queries).
+  for (PgLockRow& r : copy) r.query = {};
+  CHECK(copy[0].query.empty());
+  CHECK(moved[0].query.size() == 56);
+
+  // A text longer than a block gets a block of its own.
+  PgLockRows big;
+  std::string huge(3 << 20, 'q');
+  PgLockRow r = Row("relation", 1, true);
+  r.query = huge;
+  big.push_back(r);
+  big.push_back(r);
+  CHECK(big[0].query == huge);
+  CHECK(big[1].query.data() == big[0].query.data());
+  CHECK(PgLockRows({r, r}).size() == 2);
+}
+
 TEST_CASE("IndexPgRows: process ids, locks numbered in key order, groups in row order",
           "[snapshot]") {
   PgLockRows rows;
