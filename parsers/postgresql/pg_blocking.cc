@@ -136,7 +136,8 @@ struct IdOrder {
 };
 
 // By waiter, then blocker (ProcessIdLess); stable. Sorts numbers, then
-// moves each edge once.
+// puts each edge in its place in the same vector (no second vector of
+// 100,000 edges).
 std::vector<WaitEdge> SortedEdges(std::vector<WaitEdge> edges) {
   struct Sortable {
     IdOrder waiter, blocker;
@@ -150,10 +151,24 @@ std::vector<WaitEdge> SortedEdges(std::vector<WaitEdge> edges) {
     if (a.waiter < b.waiter || b.waiter < a.waiter) return a.waiter < b.waiter;
     return a.blocker < b.blocker;
   });
-  std::vector<WaitEdge> sorted;
-  sorted.reserve(edges.size());
-  for (const Sortable& s : order) sorted.push_back(std::move(edges[s.edge]));
-  return sorted;
+  // Position i takes edge order[i].edge: follow each cycle of the permutation.
+  std::vector<uint32_t> from(edges.size());
+  for (size_t i = 0; i < order.size(); ++i) from[i] = order[i].edge;
+  order = {};
+  for (size_t start = 0; start < from.size(); ++start) {
+    if (from[start] == start) continue;
+    WaitEdge held = std::move(edges[start]);
+    size_t at = start;
+    while (from[at] != start) {
+      edges[at] = std::move(edges[from[at]]);
+      size_t next = from[at];
+      from[at] = uint32_t(at);
+      at = next;
+    }
+    edges[at] = std::move(held);
+    from[at] = uint32_t(at);
+  }
+  return edges;
 }
 
 }  // namespace

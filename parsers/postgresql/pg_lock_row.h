@@ -71,6 +71,8 @@ class PgLockRows {
   /// A row's columns may be pointed elsewhere (to "" or a literal).
   iterator begin() { return rows_.begin(); }
   iterator end() { return rows_.end(); }
+  /// Frees the first row (its text stays until the container goes).
+  void pop_front() { rows_.pop_front(); }
   void swap(PgLockRows& other) noexcept;
 
  private:

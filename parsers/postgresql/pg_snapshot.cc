@@ -63,6 +63,18 @@ void SortHolds(std::vector<HeldLock>* holds) {
   *holds = std::move(sorted);
 }
 
+// The lock of row `r` on its process: the one it waits for, or one it
+// holds that someone waits for (`contested`).
+void AddLock(const PgLockRow& r, bool contested, Backend* b) {
+  if (!r.granted) {
+    b->wait_mode = r.mode;
+    b->wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
+    b->wait_lock = PgLockRowTarget(r);
+  } else if (contested) {
+    b->holds.push_back({std::string(r.mode), PgLockRowTarget(r)});
+  }
+}
+
 Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
   Event ev;
   ev.type = type;
@@ -100,26 +112,36 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
     DescribeActivity(r, r.sampled_at, &b);
     backend_of.emplace(it->first, &b);
   }
-  for (size_t i = 0; i < snapshot.rows.size(); ++i) {
-    const PgLockRow& r = snapshot.rows[i];
-    Backend& b = *backend_of[index.process[i]];
-    if (!r.granted) {
-      b.wait_mode = r.mode;
-      b.wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
-      b.wait_lock = PgLockRowTarget(r);
-    } else if (index.contested[index.lock[i]]) {
-      b.holds.push_back({std::string(r.mode), PgLockRowTarget(r)});
-    }
-  }
+  for (size_t i = 0; i < snapshot.rows.size(); ++i)
+    AddLock(snapshot.rows[i], index.contested[index.lock[i]], backend_of[index.process[i]]);
   for (auto& [id, b] : backends) SortHolds(&b.holds);
   return backends;
 }
 
 namespace {
 
+// PgSnapshotBackends() that frees each row once read: the map grows as the
+// rows go (searched once per row, where the other appends in id order).
+std::map<std::string, Backend> TakeBackends(PgLockRows* rows, const PgRowIndex& index) {
+  std::map<std::string, Backend> backends;
+  for (size_t i = 0; !rows->empty(); ++i) {
+    const PgLockRow& r = rows->front();
+    auto [it, inserted] = backends.try_emplace(index.process[i]);
+    if (inserted) {
+      it->second.id = it->first;
+      it->second.pid = r.pid;
+      DescribeActivity(r, r.sampled_at, &it->second);
+    }
+    AddLock(r, index.contested[index.lock[i]], &it->second);
+    rows->pop_front();
+  }
+  for (auto& [id, b] : backends) SortHolds(&b.holds);
+  return backends;
+}
+
 // AnalyzePgSnapshot(); when `rows_read` is given (the snapshot's own rows),
-// they are freed as soon as backends and edges are made from them, before
-// the trees and events are: the rows of a 100,000-waiter snapshot and its
+// they are freed as the backends are made from them (after the edges),
+// before the trees and events are: the rows of a 100,000-waiter snapshot and its
 // events need not be held at the same time. The result then has only the
 // events: its backends and edges were moved into them.
 PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
@@ -130,9 +152,9 @@ PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   WaitForGraph graph;
   {
     const PgRowIndex index = IndexPgRows(snapshot.rows);
-    out.backends = PgSnapshotBackends(snapshot, index);
     // The graph takes the edges over (no copy) and hands them back below.
     graph.AddWaits(PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids));
+    out.backends = rows_read ? TakeBackends(rows_read, index) : PgSnapshotBackends(snapshot, index);
   }
   if (rows_read) PgLockRows().swap(*rows_read);
   const std::map<std::string, Backend>& backends = out.backends;

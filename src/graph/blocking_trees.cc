@@ -128,10 +128,10 @@ Shapes FindShapes(const WaitForGraph& graph) {
 
 // Each process's description by vertex, found once (not by id per use);
 // null: the process is shown with its id only.
-template <typename Map, typename Pointer>
-std::vector<Pointer> BackendsByVertex(const WaitForGraph& g, Map& backends) {
-  std::vector<Pointer> of(g.process_count(), nullptr);
-  for (auto& [id, backend] : backends)
+std::vector<const Backend*> BackendsByVertex(const WaitForGraph& g,
+                                             const std::map<std::string, Backend>& backends) {
+  std::vector<const Backend*> of(g.process_count(), nullptr);
+  for (const auto& [id, backend] : backends)
     if (auto v = g.FindProcess(id)) of[*v] = &backend;
   return of;
 }
@@ -178,8 +178,7 @@ Backend IdOnly(const WaitForGraph& g, Vertex v) {
 TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
                                   const std::map<std::string, Backend>& backends) {
   Shapes shapes = FindShapes(graph);
-  const auto backend_of = BackendsByVertex<const std::map<std::string, Backend>, const Backend*>(
-      graph, backends);
+  const std::vector<const Backend*> backend_of = BackendsByVertex(graph, backends);
   return Fill(
       graph, shapes,
       [&](Vertex v) { return backend_of[v] ? *backend_of[v] : IdOnly(graph, v); },
@@ -189,8 +188,11 @@ TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<W
 TreesAndCycles TakeTreesAndCycles(const WaitForGraph& graph, std::vector<WaitEdge>&& edges,
                                   std::map<std::string, Backend>&& backends) {
   Shapes shapes = FindShapes(graph);
-  const auto backend_of =
-      BackendsByVertex<std::map<std::string, Backend>, Backend*>(graph, backends);
+  // By vertex, the process's entry in `backends`, erased when taken.
+  using Entry = std::map<std::string, Backend>::iterator;
+  std::vector<Entry> backend_of(graph.process_count(), backends.end());
+  for (auto it = backends.begin(); it != backends.end(); ++it)
+    if (auto v = graph.FindProcess(it->first)) backend_of[*v] = it;
   // How often each process and edge is shown: the last showing takes it.
   std::vector<uint32_t> backend_uses(graph.process_count(), 0), edge_uses(edges.size(), 0);
   for (const TreeShape& t : shapes.trees) {
@@ -202,8 +204,12 @@ TreesAndCycles TakeTreesAndCycles(const WaitForGraph& graph, std::vector<WaitEdg
   return Fill(
       graph, shapes,
       [&](Vertex v) {
-        if (!backend_of[v]) return IdOnly(graph, v);
-        return --backend_uses[v] == 0 ? std::move(*backend_of[v]) : *backend_of[v];
+        if (backend_of[v] == backends.end()) return IdOnly(graph, v);
+        if (--backend_uses[v] > 0) return backend_of[v]->second;
+        Backend taken = std::move(backend_of[v]->second);
+        backends.erase(backend_of[v]);  // its memory is not held till the end
+        backend_of[v] = backends.end();
+        return taken;
       },
       [&](size_t e) { return --edge_uses[e] == 0 ? std::move(edges[e]) : edges[e]; });
 }
