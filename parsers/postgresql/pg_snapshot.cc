@@ -214,7 +214,12 @@ void PgSnapshotCollector::Break() {
   if (current_.rows.empty()) return;
   current_.source.file = file_;
   current_.has_blocking_pids = has_blocking_pids_;
-  for (Event& ev : Analyze(current_, &current_.rows).events) sink_.OnEvent(std::move(ev));
+  for (Event& ev : Analyze(current_, &current_.rows).events) {
+    sink_.OnEvent(std::move(ev));
+    // A sink need not take the event: free it (its tree, and the findings
+    // the rules added) now, not after the last of a snapshot's trees.
+    ev = Event();
+  }
   current_ = PgSnapshot();
 }
 
