@@ -156,6 +156,23 @@ void PgLockRows::swap(PgLockRows& other) noexcept {
   blocks_.swap(other.blocks_);
   std::swap(free_, other.free_);
   std::swap(left_, other.left_);
+  std::swap(pushed_, other.pushed_);
+  std::swap(popped_, other.popped_);
+}
+
+void PgLockRows::pop_front() {
+  rows_.pop_front();
+  ++popped_;
+  // Rows view only the block that was the last when they were pushed (and
+  // one started during their push): a block the rows left no longer view
+  // goes. The last block stays, for the rows to come.
+  while (blocks_.size() > 1 && blocks_.front().last_row < popped_) blocks_.pop_front();
+}
+
+bool PgLockRows::InLastBlock(std::string_view text) const {
+  if (blocks_.empty() || text.empty()) return false;
+  const char* begin = blocks_.back().text.get();
+  return text.data() >= begin && text.data() + text.size() <= begin + blocks_.back().size;
 }
 
 std::string_view PgLockRows::Keep(std::string_view text) {
@@ -163,8 +180,9 @@ std::string_view PgLockRows::Keep(std::string_view text) {
   if (text.size() > left_) {
     constexpr size_t kBlock = 1 << 20;
     const size_t size = std::max(kBlock, text.size());
-    blocks_.push_back(std::make_unique<char[]>(size));
-    free_ = blocks_.back().get();
+    if (!blocks_.empty()) blocks_.back().last_row = pushed_;  // the row being pushed may view it
+    blocks_.push_back({std::make_unique<char[]>(size), size, pushed_});
+    free_ = blocks_.back().text.get();
     left_ = size;
   }
   char* at = free_;
@@ -180,10 +198,17 @@ void PgLockRows::push_back(PgLockRow&& row) {
   const PgLockRow* previous = rows_.empty() ? nullptr : &rows_.back();
   PgLockRow& kept = rows_.emplace_back(std::move(row));
   // A value the row before had in the same column (sampled_at, locktype,
-  // database, mode, state, ...) is not copied again.
-  for (const TextColumn& c : kTextColumns)
-    kept.*c.field = previous && previous->*c.field == kept.*c.field ? previous->*c.field
-                                                                   : Keep(kept.*c.field);
+  // database, mode, state, ...) is not copied again, while it is in the
+  // last block (so that rows view only blocks near them: pop_front()).
+  for (const TextColumn& c : kTextColumns) {
+    std::string_view& column = kept.*c.field;
+    if (previous && previous->*c.field == column && InLastBlock(previous->*c.field))
+      column = previous->*c.field;
+    else
+      column = Keep(column);
+  }
+  if (!blocks_.empty()) blocks_.back().last_row = pushed_;
+  ++pushed_;
 }
 
 bool PgLockRowFromColumns(const PgColumnGetter& get, PgLockRow* row, std::string* error) {

@@ -71,17 +71,26 @@ class PgLockRows {
   /// A row's columns may be pointed elsewhere (to "" or a literal).
   iterator begin() { return rows_.begin(); }
   iterator end() { return rows_.end(); }
-  /// Frees the first row (its text stays until the container goes).
-  void pop_front() { rows_.pop_front(); }
+  /// Frees the first row, and the blocks of text no row left uses.
+  void pop_front();
   void swap(PgLockRows& other) noexcept;
+  /// Blocks of text held (for tests).
+  size_t blocks() const { return blocks_.size(); }
 
  private:
+  struct Block {
+    std::unique_ptr<char[]> text;
+    size_t size = 0;
+    uint64_t last_row = 0;  // the last row (counted from the first pushed) that views it
+  };
   std::string_view Keep(std::string_view text);
+  bool InLastBlock(std::string_view text) const;
 
   std::deque<PgLockRow> rows_;
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::deque<Block> blocks_;
   char* free_ = nullptr;  // in blocks_.back()
   size_t left_ = 0;
+  uint64_t pushed_ = 0, popped_ = 0;  // rows ever pushed, popped
 };
 
 /// Returns the text of a column, nullopt for SQL NULL or a column the input

@@ -152,11 +152,13 @@ PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   WaitForGraph graph;
   {
     const PgRowIndex index = IndexPgRows(snapshot.rows);
-    // The graph takes the edges over (no copy) and hands them back below.
-    graph.AddWaits(PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids));
+    std::vector<WaitEdge> edges = PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids);
     out.backends = rows_read ? TakeBackends(rows_read, index) : PgSnapshotBackends(snapshot, index);
+    if (rows_read) PgLockRows().swap(*rows_read);
+    // Made after the rows are gone, not beside them. The graph takes the
+    // edges over (no copy) and hands them back below.
+    graph.AddWaits(std::move(edges));
   }
-  if (rows_read) PgLockRows().swap(*rows_read);
   const std::map<std::string, Backend>& backends = out.backends;
   std::vector<Event>& events = out.events;
   uint64_t waiting = 0;

@@ -101,8 +101,38 @@ TEST_CASE("PgLockRows keeps the text of its rows; copies and moves keep it too",
   big.push_back(r);
   big.push_back(r);
   CHECK(big[0].query == huge);
-  CHECK(big[1].query.data() == big[0].query.data());
+  CHECK(big[1].query == huge);
   CHECK(PgLockRows({r, r}).size() == 2);
+}
+
+TEST_CASE("PgLockRows frees the blocks of text its popped rows alone viewed", "[snapshot]") {
+  PgLockRows rows;
+  const std::string long_text(400 << 10, 'x');  // three rows' queries fill a 1 MiB block
+  for (int i = 0; i < 10; ++i) {
+    PgLockRow r = Row("transactionid", 100 + i, true);
+    r.sampled_at = "2026-12-02 10:00:00+00";  // the same in every row: shared within a block
+    std::string query = long_text + std::to_string(i);
+    r.query = query;
+    rows.push_back(r);
+  }
+  const size_t blocks = rows.blocks();
+  CHECK(blocks >= 4);
+  for (int i = 0; i < 9; ++i) rows.pop_front();
+  // The last row's text is whole; the blocks before its own are gone.
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].query == long_text + "9");
+  CHECK(rows[0].sampled_at == "2026-12-02 10:00:00+00");
+  CHECK(rows[0].locktype == "transactionid");
+  CHECK(rows.blocks() <= 2);
+  // Silent: rows pushed after the pops still get their text.
+  PgLockRow r = Row("relation", 7, false);
+  r.sampled_at = "2026-12-02 10:00:00+00";
+  r.query = "SELECT 1";
+  rows.push_back(r);
+  CHECK(rows[1].query == "SELECT 1");
+  CHECK(rows[1].sampled_at == "2026-12-02 10:00:00+00");
+  rows.pop_front();
+  CHECK(rows[0].query == "SELECT 1");
 }
 
 TEST_CASE("IndexPgRows: process ids, locks numbered in key order, groups in row order",
