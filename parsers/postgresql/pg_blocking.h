@@ -33,4 +33,9 @@ std::string PgRowProcessId(const PgLockRow& row);
 /// ExclusiveLock on it.
 std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_pids);
 
+/// The same, with the rows' index already made (pg_row_index.h).
+struct PgRowIndex;
+std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, const PgRowIndex& index,
+                                      bool use_blocking_pids);
+
 }  // namespace lockgraph

@@ -3,6 +3,7 @@
 // from pg_locks and the same lock named in a log get one key.
 #include "parsers/postgresql/pg_lock_row.h"
 
+#include <algorithm>
 #include <charconv>
 
 
@@ -38,7 +39,7 @@ bool ParseIntArray(std::string_view s, std::vector<int64_t>* out) {
 
 struct TextColumn {
   const char* name;
-  std::string PgLockRow::*field;
+  std::string_view PgLockRow::*field;
 };
 
 constexpr TextColumn kTextColumns[] = {
@@ -77,7 +78,7 @@ constexpr TextColumn kTextColumns[] = {
 struct TagShape {
   const char* locktype;  // as pg_locks names it
   const char* type;      // LockTarget::type
-  std::initializer_list<std::string PgLockRow::*> columns;
+  std::initializer_list<std::string_view PgLockRow::*> columns;
 };
 
 const TagShape kShapes[] = {
@@ -99,7 +100,7 @@ const TagShape kShapes[] = {
      {&PgLockRow::database, &PgLockRow::transactionid, &PgLockRow::objid}},
 };
 
-const char* ColumnName(std::string PgLockRow::*column) {
+const char* ColumnName(std::string_view PgLockRow::*column) {
   for (const TextColumn& c : kTextColumns)
     if (c.field == column) return c.name;
   return "";
@@ -107,31 +108,112 @@ const char* ColumnName(std::string PgLockRow::*column) {
 
 // DescribeLockTag()'s text for the row's lock (lmgr.c), fields present.
 std::string TagText(const PgLockRow& r) {
-  const std::string& t = r.locktype;
-  const std::string of_rel = " of relation " + r.relation + " of database " + r.database;
-  if (t == "relation") return "relation " + r.relation + " of database " + r.database;
+  const std::string_view t = r.locktype;
+  auto cat = [](std::initializer_list<std::string_view> parts) {
+    std::string out;
+    for (std::string_view p : parts) out += p;
+    return out;
+  };
+  const std::string of_rel = cat({" of relation ", r.relation, " of database ", r.database});
+  if (t == "relation") return cat({"relation ", r.relation, " of database ", r.database});
   if (t == "extend") return "extension" + of_rel;
-  if (t == "frozenid") return "pg_database.datfrozenxid of database " + r.database;
-  if (t == "page") return "page " + r.page + of_rel;
-  if (t == "tuple") return "tuple (" + r.page + "," + r.tuple + ")" + of_rel;
-  if (t == "transactionid") return "transaction " + r.transactionid;
-  if (t == "virtualxid") return "virtual transaction " + r.virtualxid;
+  if (t == "frozenid") return cat({"pg_database.datfrozenxid of database ", r.database});
+  if (t == "page") return cat({"page ", r.page, of_rel});
+  if (t == "tuple") return cat({"tuple (", r.page, ",", r.tuple, ")", of_rel});
+  if (t == "transactionid") return cat({"transaction ", r.transactionid});
+  if (t == "virtualxid") return cat({"virtual transaction ", r.virtualxid});
   if (t == "spectoken" || t == "speculative token")
-    return "speculative token " + r.objid + " of transaction " + r.transactionid;
+    return cat({"speculative token ", r.objid, " of transaction ", r.transactionid});
   if (t == "object")
-    return "object " + r.objid + " of class " + r.classid + " of database " + r.database;
+    return cat({"object ", r.objid, " of class ", r.classid, " of database ", r.database});
   if (t == "advisory")
-    return "advisory lock [" + r.database + "," + r.classid + "," + r.objid + "," + r.objsubid + "]";
-  if (t == "userlock") return "user lock [" + r.database + "," + r.classid + "," + r.objid + "]";
-  return "remote transaction " + r.transactionid + " of subscription " + r.objid +
-         " of database " + r.database;
+    return cat({"advisory lock [", r.database, ",", r.classid, ",", r.objid, ",", r.objsubid, "]"});
+  if (t == "userlock") return cat({"user lock [", r.database, ",", r.classid, ",", r.objid, "]"});
+  return cat({"remote transaction ", r.transactionid, " of subscription ", r.objid,
+              " of database ", r.database});
 }
 
 }  // namespace
 
+PgLockRows::PgLockRows(std::initializer_list<PgLockRow> rows) {
+  for (const PgLockRow& r : rows) push_back(r);
+}
+
+PgLockRows::PgLockRows(const PgLockRows& other) {
+  for (const PgLockRow& r : other) push_back(r);
+}
+
+PgLockRows& PgLockRows::operator=(const PgLockRows& other) {
+  if (this != &other) {
+    PgLockRows copy(other);
+    swap(copy);
+  }
+  return *this;
+}
+
+void PgLockRows::swap(PgLockRows& other) noexcept {
+  rows_.swap(other.rows_);
+  blocks_.swap(other.blocks_);
+  std::swap(free_, other.free_);
+  std::swap(left_, other.left_);
+  std::swap(pushed_, other.pushed_);
+  std::swap(popped_, other.popped_);
+}
+
+void PgLockRows::pop_front() {
+  rows_.pop_front();
+  ++popped_;
+  // Rows view only the block that was the last when they were pushed (and
+  // one started during their push): a block the rows left no longer view
+  // goes. The last block stays, for the rows to come.
+  while (blocks_.size() > 1 && blocks_.front().last_row < popped_) blocks_.pop_front();
+}
+
+bool PgLockRows::InLastBlock(std::string_view text) const {
+  if (blocks_.empty() || text.empty()) return false;
+  const char* begin = blocks_.back().text.get();
+  return text.data() >= begin && text.data() + text.size() <= begin + blocks_.back().size;
+}
+
+std::string_view PgLockRows::Keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > left_) {
+    constexpr size_t kBlock = 1 << 20;
+    const size_t size = std::max(kBlock, text.size());
+    if (!blocks_.empty()) blocks_.back().last_row = pushed_;  // the row being pushed may view it
+    blocks_.push_back({std::make_unique<char[]>(size), size, pushed_});
+    free_ = blocks_.back().text.get();
+    left_ = size;
+  }
+  char* at = free_;
+  std::copy(text.begin(), text.end(), at);
+  free_ += text.size();
+  left_ -= text.size();
+  return {at, text.size()};
+}
+
+void PgLockRows::push_back(const PgLockRow& row) { push_back(PgLockRow(row)); }
+
+void PgLockRows::push_back(PgLockRow&& row) {
+  const PgLockRow* previous = rows_.empty() ? nullptr : &rows_.back();
+  PgLockRow& kept = rows_.emplace_back(std::move(row));
+  // A value the row before had in the same column (sampled_at, locktype,
+  // database, mode, state, ...) is not copied again, while it is in the
+  // last block (so that rows view only blocks near them: pop_front()).
+  for (const TextColumn& c : kTextColumns) {
+    std::string_view& column = kept.*c.field;
+    if (previous && previous->*c.field == column && InLastBlock(previous->*c.field))
+      column = previous->*c.field;
+    else
+      column = Keep(column);
+  }
+  if (!blocks_.empty()) blocks_.back().last_row = pushed_;
+  ++pushed_;
+}
+
 bool PgLockRowFromColumns(const PgColumnGetter& get, PgLockRow* row, std::string* error) {
   for (const TextColumn& c : kTextColumns)
-    if (auto v = get(c.name)) row->*c.field = std::string(*v);
+    if (auto v = get(c.name)) row->*c.field = *v;
   for (const char* required : {"locktype", "mode"}) {
     if (!get(required) || get(required)->empty()) {
       *error = std::string("no ") + required;
@@ -182,31 +264,69 @@ bool HasBlockingPidsColumn(const std::vector<std::string>& columns) {
   return false;
 }
 
-LockTarget PgLockRowTarget(const PgLockRow& row) {
-  LockTarget target;
+namespace {
+
+// The shape of the row's lock type when every column of it is filled in;
+// null for a lock type this version does not know, or a row with missing
+// fields.
+const TagShape* CompleteShape(const PgLockRow& row) {
   const TagShape* shape = nullptr;
   for (const TagShape& t : kShapes)
     if (row.locktype == t.locktype) shape = &t;
-  bool complete = shape != nullptr;
   if (shape)
-    for (auto column : shape->columns) complete = complete && !(row.*column).empty();
-  if (complete) {
-    target.type = shape->type;
     for (auto column : shape->columns)
-      target.fields.push_back({ColumnName(column), row.*column, column != &PgLockRow::virtualxid});
+      if ((row.*column).empty()) return nullptr;
+  return shape;
+}
+
+// The columns kept, in pg_locks column order, for a lock without a shape.
+constexpr std::string_view PgLockRow::*kAnyColumns[] = {
+    &PgLockRow::database, &PgLockRow::relation,      &PgLockRow::page,
+    &PgLockRow::tuple,    &PgLockRow::virtualxid,    &PgLockRow::transactionid,
+    &PgLockRow::classid,  &PgLockRow::objid,         &PgLockRow::objsubid};
+
+}  // namespace
+
+LockTarget PgLockRowTarget(const PgLockRow& row) {
+  LockTarget target;
+  const TagShape* shape = CompleteShape(row);
+  if (shape) {
+    target.type = shape->type;
+    target.fields.reserve(shape->columns.size());
+    for (auto column : shape->columns)
+      target.fields.push_back(
+          {ColumnName(column), std::string(row.*column), column != &PgLockRow::virtualxid});
     target.text = TagText(row);
   } else {
-    // A lock type this version does not know, or a row with missing
-    // fields: keep whatever identifies it, in pg_locks column order.
+    // Keep whatever identifies it, in pg_locks column order.
     target.type = row.locktype;
-    for (auto column : {&PgLockRow::database, &PgLockRow::relation, &PgLockRow::page,
-                        &PgLockRow::tuple, &PgLockRow::virtualxid, &PgLockRow::transactionid,
-                        &PgLockRow::classid, &PgLockRow::objid, &PgLockRow::objsubid})
+    for (auto column : kAnyColumns)
       if (!(row.*column).empty())
-        target.fields.push_back({ColumnName(column), row.*column, column != &PgLockRow::virtualxid});
+        target.fields.push_back(
+          {ColumnName(column), std::string(row.*column), column != &PgLockRow::virtualxid});
   }
   if (!row.relation.empty()) target.relation_name = row.relation_name;
   return target;
+}
+
+std::string PgLockRowKey(const PgLockRow& row) {
+  // LockTarget::Key() of PgLockRowTarget(row): the type, then the fields'
+  // values; a complete shape always has fields, so its text never counts.
+  const TagShape* shape = CompleteShape(row);
+  std::string key(shape ? std::string_view(shape->type) : row.locktype);
+  char sep = ':';
+  auto add = [&](std::string_view value) {
+    key += sep;
+    key += value;
+    sep = '/';
+  };
+  if (shape) {
+    for (auto column : shape->columns) add(row.*column);
+  } else {
+    for (auto column : kAnyColumns)
+      if (!(row.*column).empty()) add(row.*column);
+  }
+  return key;
 }
 
 std::optional<int64_t> PgTimestampMicros(std::string_view s) {

@@ -3,28 +3,31 @@
 
 #include <algorithm>
 #include <charconv>
+#include <numeric>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "graph/blocking_trees.h"
 #include "graph/wait_for_graph.h"
 #include "parsers/postgresql/lock_conflicts.h"
 #include "parsers/postgresql/pg_blocking.h"
+#include "parsers/postgresql/pg_row_index.h"
 
 namespace lockgraph {
 namespace {
 
 // Milliseconds from `earlier` to `later`, when both are timestamps.
-std::optional<double> AgeMs(const std::string& later, const std::string& earlier) {
+std::optional<double> AgeMs(std::string_view later, std::string_view earlier) {
   auto a = PgTimestampMicros(later), b = PgTimestampMicros(earlier);
   if (!a || !b) return std::nullopt;
   return double(*a - *b) / 1000.0;
 }
 
-void DescribeActivity(const PgLockRow& r, const std::string& sampled_at, Backend* b) {
+void DescribeActivity(const PgLockRow& r, std::string_view sampled_at, Backend* b) {
   b->state = r.state;
   b->backend_type = r.backend_type;
-  if (!r.wait_event_type.empty()) b->wait_event = r.wait_event_type + ":" + r.wait_event;
+  if (!r.wait_event_type.empty())
+    b->wait_event = std::string(r.wait_event_type) + ":" + std::string(r.wait_event);
   uint64_t xid = 0;
   auto res = std::from_chars(r.backend_xid.data(), r.backend_xid.data() + r.backend_xid.size(), xid);
   if (!r.backend_xid.empty() && res.ec == std::errc()) b->xid = xid;
@@ -36,15 +39,6 @@ void DescribeActivity(const PgLockRow& r, const std::string& sampled_at, Backend
   b->session.application = r.application_name;
   b->session.host = r.client_addr;
   b->session.backend_type = r.backend_type;
-}
-
-// The key of each row's lock, in row order, made once: a 100,000-waiter
-// snapshot has as many rows, and each key would otherwise be made again.
-std::vector<std::string> RowKeys(const PgLockRows& rows) {
-  std::vector<std::string> keys;
-  keys.reserve(rows.size());
-  for (const PgLockRow& r : rows) keys.push_back(PgLockRowTarget(r).Key());
-  return keys;
 }
 
 // Holds by lock key, then strongest mode first; stable. Keys are made once
@@ -69,6 +63,18 @@ void SortHolds(std::vector<HeldLock>* holds) {
   *holds = std::move(sorted);
 }
 
+// The lock of row `r` on its process: the one it waits for, or one it
+// holds that someone waits for (`contested`).
+void AddLock(const PgLockRow& r, bool contested, Backend* b) {
+  if (!r.granted) {
+    b->wait_mode = r.mode;
+    b->wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
+    b->wait_lock = PgLockRowTarget(r);
+  } else if (contested) {
+    b->holds.push_back({std::string(r.mode), PgLockRowTarget(r)});
+  }
+}
+
 Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
   Event ev;
   ev.type = type;
@@ -82,61 +88,97 @@ Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
 }  // namespace
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
-  std::map<std::string, Backend> backends;
-  const std::vector<std::string> keys = RowKeys(snapshot.rows);
-  std::unordered_set<std::string_view> contested;
+  return PgSnapshotBackends(snapshot, IndexPgRows(snapshot.rows));
+}
+
+std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
+                                                  const PgRowIndex& index) {
+  // The processes' first rows, then the map made in id order by appending
+  // (no search of it per row, no Backend moved), then each row added.
+  std::unordered_map<std::string_view, uint32_t> first_row;
   for (size_t i = 0; i < snapshot.rows.size(); ++i)
-    if (!snapshot.rows[i].granted) contested.insert(keys[i]);
-  for (size_t i = 0; i < snapshot.rows.size(); ++i) {
-    const PgLockRow& r = snapshot.rows[i];
-    std::string id = PgRowProcessId(r);
-    auto [it, inserted] = backends.try_emplace(std::move(id));
+    first_row.try_emplace(index.process[i], uint32_t(i));
+  std::vector<std::pair<std::string_view, uint32_t>> ids(first_row.begin(), first_row.end());
+  std::sort(ids.begin(), ids.end());
+  std::map<std::string, Backend> backends;
+  std::unordered_map<std::string_view, Backend*> backend_of;
+  backend_of.reserve(ids.size());
+  for (const auto& [id, row] : ids) {
+    auto it = backends.emplace_hint(backends.end(), std::string(id), Backend());
     Backend& b = it->second;
-    if (inserted) {
-      b.id = it->first;
-      b.pid = r.pid;
-      DescribeActivity(r, r.sampled_at, &b);
-    }
-    if (!r.granted) {
-      b.wait_mode = r.mode;
-      b.wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
-      b.wait_lock = PgLockRowTarget(r);
-    } else if (contested.count(keys[i])) {
-      b.holds.push_back({r.mode, PgLockRowTarget(r)});
-    }
+    const PgLockRow& r = snapshot.rows[row];
+    b.id = it->first;
+    b.pid = r.pid;
+    DescribeActivity(r, r.sampled_at, &b);
+    backend_of.emplace(it->first, &b);
   }
+  for (size_t i = 0; i < snapshot.rows.size(); ++i)
+    AddLock(snapshot.rows[i], index.contested[index.lock[i]], backend_of[index.process[i]]);
   for (auto& [id, b] : backends) SortHolds(&b.holds);
   return backends;
 }
 
 namespace {
 
+// PgSnapshotBackends() that frees each row once read: the map grows as the
+// rows go (searched once per row, where the other appends in id order).
+std::map<std::string, Backend> TakeBackends(PgLockRows* rows, const PgRowIndex& index) {
+  std::map<std::string, Backend> backends;
+  for (size_t i = 0; !rows->empty(); ++i) {
+    const PgLockRow& r = rows->front();
+    auto [it, inserted] = backends.try_emplace(index.process[i]);
+    if (inserted) {
+      it->second.id = it->first;
+      it->second.pid = r.pid;
+      DescribeActivity(r, r.sampled_at, &it->second);
+    }
+    AddLock(r, index.contested[index.lock[i]], &it->second);
+    rows->pop_front();
+  }
+  for (auto& [id, b] : backends) SortHolds(&b.holds);
+  return backends;
+}
+
 // AnalyzePgSnapshot(); when `rows_read` is given (the snapshot's own rows),
-// they are freed as soon as backends and edges are made from them, before
-// the trees and events are: the rows of a 100,000-waiter snapshot and its
-// events need not be held at the same time.
+// they are freed as the backends are made from them (after the edges),
+// before the trees and events are: the rows of a 100,000-waiter snapshot and its
+// events need not be held at the same time. The result then has only the
+// events: its backends and edges were moved into them.
 PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
   const std::string sampled_at =
-      snapshot.rows.empty() ? snapshot.sampled_at : snapshot.rows.front().sampled_at;
+      snapshot.rows.empty() ? snapshot.sampled_at : std::string(snapshot.rows.front().sampled_at);
   const uint64_t locks = snapshot.rows.size();
   PgSnapshotAnalysis out;
-  out.backends = PgSnapshotBackends(snapshot);
+  WaitForGraph graph;
+  {
+    const PgRowIndex index = IndexPgRows(snapshot.rows);
+    std::vector<WaitEdge> edges = PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids);
+    out.backends = rows_read ? TakeBackends(rows_read, index) : PgSnapshotBackends(snapshot, index);
+    if (rows_read) PgLockRows().swap(*rows_read);
+    // Made after the rows are gone, not beside them. The graph takes the
+    // edges over (no copy) and hands them back below.
+    graph.AddWaits(std::move(edges));
+  }
   const std::map<std::string, Backend>& backends = out.backends;
   std::vector<Event>& events = out.events;
-  // The graph takes the edges over (no copy) and hands them back at the end.
-  WaitForGraph graph;
-  graph.AddWaits(PgBlockingEdges(snapshot.rows, snapshot.has_blocking_pids));
-  if (rows_read) PgLockRows().swap(*rows_read);
-  TreesAndCycles found = FindTreesAndCycles(graph, graph.edges(), backends);
-  out.edges = graph.ReleaseEdges();
+  uint64_t waiting = 0;
+  for (const auto& [id, b] : backends) waiting += !b.wait_mode.empty();
+  const uint64_t backend_count = backends.size();
+  // Without a caller for them (rows_read), the backends and edges move into
+  // the trees and cycles instead of being copied there.
+  TreesAndCycles found =
+      rows_read ? TakeTreesAndCycles(graph, graph.ReleaseEdges(), std::move(out.backends))
+                : FindTreesAndCycles(graph, graph.edges(), backends);
+  if (rows_read) out.backends.clear();
+  else out.edges = graph.ReleaseEdges();
 
   Event head = Base(EventType::kSnapshot, snapshot, sampled_at);
   SnapshotInfo info;
   info.sampled_at = sampled_at;
   info.blocking = snapshot.has_blocking_pids ? "pg_blocking_pids" : "conflict_matrix";
   info.locks = locks;
-  info.backends = backends.size();
-  for (const auto& [id, b] : backends) info.waiting += !b.wait_mode.empty();
+  info.backends = backend_count;
+  info.waiting = waiting;
   info.chains = found.trees.size();
   info.cycles = found.cycles.size();
   info.poll_ms = snapshot.poll_ms;
@@ -174,7 +216,12 @@ void PgSnapshotCollector::Break() {
   if (current_.rows.empty()) return;
   current_.source.file = file_;
   current_.has_blocking_pids = has_blocking_pids_;
-  for (Event& ev : Analyze(current_, &current_.rows).events) sink_.OnEvent(std::move(ev));
+  for (Event& ev : Analyze(current_, &current_.rows).events) {
+    sink_.OnEvent(std::move(ev));
+    // A sink need not take the event: free it (its tree, and the findings
+    // the rules added) now, not after the last of a snapshot's trees.
+    ev = Event();
+  }
   current_ = PgSnapshot();
 }
 

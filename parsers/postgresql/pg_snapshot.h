@@ -31,6 +31,11 @@ struct PgSnapshot {
 /// them, the lock each waits for and its granted locks on contested objects.
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot);
 
+/// The same, with the rows' index already made (pg_row_index.h).
+struct PgRowIndex;
+std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
+                                                  const PgRowIndex& index);
+
 /// What one snapshot says: its processes, who waits for whom, and the
 /// events in output order: one `snapshot`, then a `cycle` per knot, then a
 /// `chain` per blocking tree. Deterministic.

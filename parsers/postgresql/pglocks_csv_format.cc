@@ -2,6 +2,7 @@
 // either docs/snapshot.sql (with pg_blocking_pids and pg_stat_activity) or a
 // plain `SELECT * FROM pg_locks`. Recognised by its header line; a repeated
 // header starts a new snapshot. docs/watch.md#snapshot-files.
+#include <deque>
 #include <string>
 
 #include "parsers/builtin_formats.h"
@@ -33,10 +34,17 @@ class PgLocksCsvParser : public LineParser {
       }
       first_line_ = line_no;
       lines_.clear();
+      held_.clear();
     }
-    lines_.emplace_back(line);
     CsvRecordReader::State state = csv_.Feed(line);
-    if (state != CsvRecordReader::State::kOpen) OnRecord(state == CsvRecordReader::State::kComplete);
+    if (state == CsvRecordReader::State::kOpen) {
+      // The record goes on: keep this line until it ends.
+      held_.emplace_back(line);
+      lines_.push_back(held_.back());
+      return;
+    }
+    lines_.push_back(line);  // valid until this call returns, as OnRecord() is
+    OnRecord(state == CsvRecordReader::State::kComplete);
   }
 
   void Finish() override {
@@ -58,7 +66,7 @@ class PgLocksCsvParser : public LineParser {
       counts_.parsed += lines_.size();
       return;
     }
-    if (csv_.size() == header_.size() && Fields(csv_) == header_) {
+    if (SameAsHeader()) {
       collector_.Break();  // another snapshot appended to the file
       counts_.parsed += lines_.size();
       return;
@@ -70,11 +78,15 @@ class PgLocksCsvParser : public LineParser {
     row.line = first_line_;
     std::string error;
     auto get = [this](std::string_view column) -> std::optional<std::string_view> {
-      for (size_t i = 0; i < header_.size(); ++i)
-        if (header_[i] == column) {
-          if (csv_.missing(i)) return std::nullopt;  // psql writes NULL as nothing
-          return csv_.field(i);
-        }
+      // Columns are asked for in about the header's order: the search
+      // starts after the last one found, and usually ends there.
+      for (size_t n = 0; n < header_.size(); ++n) {
+        const size_t i = (next_column_ + n) % header_.size();
+        if (header_[i] != column) continue;
+        next_column_ = i + 1;
+        if (csv_.missing(i)) return std::nullopt;  // psql writes NULL as nothing
+        return csv_.field(i);
+      }
       return std::nullopt;
     };
     if (!PgLockRowFromColumns(get, &row, &error)) return Reject(error);
@@ -82,11 +94,19 @@ class PgLocksCsvParser : public LineParser {
     collector_.Add(std::move(row), first_line_ + lines_.size() - 1);
   }
 
+  // A repeated header line, compared without copying the fields.
+  bool SameAsHeader() const {
+    if (csv_.size() != header_.size()) return false;
+    for (size_t i = 0; i < header_.size(); ++i)
+      if (csv_.field(i) != header_[i]) return false;
+    return true;
+  }
+
   void Reject(const std::string& why) {
     counts_.unparsed += lines_.size();
     for (size_t i = 0; i < lines_.size(); ++i) sink_.OnUnparsed(file_, first_line_ + i, lines_[i]);
     sink_.OnDiagnostic({Diagnostic::Severity::kWarning, file_, first_line_,
-                        "pg_locks row not understood: " + why, lines_.front()});
+                        "pg_locks row not understood: " + why, std::string(lines_.front())});
   }
 
   std::string file_;
@@ -94,7 +114,9 @@ class PgLocksCsvParser : public LineParser {
   PgSnapshotCollector collector_;
   CsvRecordReader csv_;
   std::vector<std::string> header_;
-  std::vector<std::string> lines_;  // of the record being read
+  std::vector<std::string_view> lines_;  // of the record being read
+  std::deque<std::string> held_;         // its lines before the last
+  size_t next_column_ = 0;               // where the column search starts
   uint64_t first_line_ = 0;
   LineCounts counts_;
 };

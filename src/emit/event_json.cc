@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "emit/findings_json.h"
+#include "emit/json_text.h"
 
 namespace lockgraph {
 
@@ -228,7 +229,11 @@ void LockWaitFields(const LockWait& w, json& j) {
 
 }  // namespace
 
-json EventToJson(const Event& ev) {
+namespace {
+
+// `bulk`: a chain's or cycle's members and edges are left null
+// (SnapshotEventFields).
+json EventTree(const Event& ev, bool bulk) {
   json j = {{"type", EventTypeName(ev.type)}, {"engine", ev.engine}, {"time", ev.time}};
   if (!ev.time_iso.empty()) {
     j["time_iso"] = ev.time_iso;
@@ -250,10 +255,30 @@ json EventToJson(const Event& ev) {
   if (ev.truncated) j["truncated"] = true;
   if (ev.deadlock) DeadlockFields(*ev.deadlock, j);
   if (ev.lock_wait) LockWaitFields(*ev.lock_wait, j);
-  SnapshotEventFields(ev, j);
+  SnapshotEventFields(ev, j, bulk);
   if (!ev.signature.empty()) j["signature"] = ev.signature;
   j["findings"] = FindingsToJson(ev.findings);
   return j;
+}
+
+}  // namespace
+
+json EventToJson(const Event& ev) { return EventTree(ev, false); }
+
+std::string EventJsonText(const Event& ev, int indent, unsigned depth) {
+  const bool bulk = (ev.chain && !ev.chain->members.empty()) || ev.cycle;
+  if (!bulk) return indent < 0 ? DumpJson(EventToJson(ev), -1) : DumpJsonAt(EventToJson(ev), depth);
+  std::string out;
+  JsonText w(&out, indent, depth);
+  const json tree = EventTree(ev, true);
+  w.BeginObject();
+  for (const auto& [key, value] : tree.items()) {
+    w.Key(key);
+    if (value.is_null() && (key == "members" || key == "edges")) SnapshotBulkField(ev, key, w);
+    else w.Value(value);
+  }
+  w.EndObject();
+  return out;
 }
 
 json LinesToJson(const LineCounts& n) {

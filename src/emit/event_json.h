@@ -26,7 +26,20 @@ nlohmann::ordered_json SessionToJson(const SessionInfo& session);
 
 /// Adds the fields of the snapshot, chain, cycle, wait_started and
 /// wait_ended events (snapshot_json.cc); nothing for other events.
-void SnapshotEventFields(const Event& event, nlohmann::ordered_json& j);
+/// `bulk`: a chain's or cycle's members and edges are left null, to be
+/// written by SnapshotBulkField().
+void SnapshotEventFields(const Event& event, nlohmann::ordered_json& j, bool bulk = false);
+
+/// Writes the value of a chain's or cycle's "members" or "edges" (`key`)
+/// straight to text, as EventToJson() would have it.
+class JsonText;
+void SnapshotBulkField(const Event& event, std::string_view key, JsonText& w);
+
+/// The text of EventToJson(event): DumpJson(…, -1) when `indent` is -1,
+/// else DumpJsonAt(…, depth), byte for byte; a chain's or cycle's members
+/// and edges are written without building their JSON tree (a
+/// 100,000-waiter snapshot has as many of each).
+std::string EventJsonText(const Event& event, int indent, unsigned depth);
 
 /// Serializes without ever throwing: invalid UTF-8 from a log is replaced
 /// by U+FFFD, everything else is escaped by nlohmann::json.

@@ -25,7 +25,7 @@ class JsonEmitter : public Emitter {
   bool KeepsOwnEvents() const override { return true; }
   void OnInputStart(size_t input) override { input_ = uint32_t(input); }
   void OnEvent(const Event& ev, std::ostream&) override {
-    spool_.Add(input_, ev.source.first_line, DumpJsonAt(EventToJson(ev), 4));
+    spool_.Add(input_, ev.source.first_line, EventJsonText(ev, 2, 4));
   }
 
   void Write(const Report& report, std::ostream& out) override {
@@ -46,7 +46,7 @@ class JsonEmitter : public Emitter {
     // Events come from the spool when OnEvent filled it (`analyze`), else
     // from the report (callers that collect events): never both.
     if (spool_.size() == 0) {
-      for (const Event& ev : report.events) write_event(DumpJsonAt(EventToJson(ev), 4));
+      for (const Event& ev : report.events) write_event(EventJsonText(ev, 2, 4));
     } else if (!spool_.ForEachSorted(write_event)) {
       std::cerr << "lockgraph: cannot read back the events kept in a temporary file\n";
     }

@@ -16,7 +16,7 @@ class NdjsonEmitter : public Emitter {
   }
   bool Streams() const override { return true; }
   void OnEvent(const Event& event, std::ostream& out) override {
-    out << DumpJson(EventToJson(event), -1) << '\n';
+    out << EventJsonText(event, -1, 0) << '\n';
     out.flush();  // `tail -F | lockgraph ... | next-tool` sees events at once
   }
   void Write(const Report& report, std::ostream& out) override {

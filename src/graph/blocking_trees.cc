@@ -1,8 +1,11 @@
-// See blocking_trees.h.
+// See blocking_trees.h. The trees and cycles are found first as vertexes and
+// edge numbers (Shapes), then filled in with the processes' descriptions and
+// the edges, copied or, for TakeTreesAndCycles, moved on their last use.
 #include "graph/blocking_trees.h"
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -13,16 +16,21 @@ namespace {
 
 using Vertex = WaitForGraph::Vertex;
 
+struct TreeShape {
+  std::vector<std::pair<Vertex, uint32_t>> members;  // with depth; root first
+  std::vector<size_t> edges;
+};
+
+struct CycleShape {
+  std::vector<size_t> edges;  // along the cycle; members are their waiters
+  std::vector<std::string> also_deadlocked, waiting_behind;
+};
+
 class Walker {
  public:
-  Walker(const WaitForGraph& g, const std::vector<WaitEdge>& edges,
-         const std::map<std::string, Backend>& backends)
-      : g_(g), edges_(edges), backend_of_(g.process_count(), nullptr),
-        waiters_of_(g.process_count()), visited_(g.process_count(), 0),
+  explicit Walker(const WaitForGraph& g)
+      : g_(g), waiters_of_(g.process_count()), visited_(g.process_count(), 0),
         depth_(g.process_count(), 0) {
-    // Each process's description found once, by vertex, not by id per use.
-    for (const auto& [id, backend] : backends)
-      if (auto v = g.FindProcess(id)) backend_of_[*v] = &backend;
     // Waiters listed in edge order (the order edges were added), found
     // from the successor lists by vertex: no lookup of ids by name.
     std::vector<std::tuple<size_t, Vertex, Vertex>> by_edge;  // edge, blocker, waiter
@@ -31,13 +39,6 @@ class Walker {
       for (const WaitForGraph::Step& s : g.Successors(v)) by_edge.emplace_back(s.edge, s.blocker, v);
     std::sort(by_edge.begin(), by_edge.end());
     for (const auto& [edge, blocker, waiter] : by_edge) waiters_of_[blocker].push_back(waiter);
-  }
-
-  Backend Describe(Vertex v) const {
-    if (backend_of_[v]) return *backend_of_[v];
-    Backend b;
-    b.id = g_.process_id(v);
-    return b;
   }
 
   // Breadth-first backwards from `from` (not crossing `stop`): each
@@ -71,30 +72,25 @@ class Walker {
     return out;
   }
 
-  BlockingTree Tree(Vertex root) const {
-    BlockingTree tree;
-    std::vector<std::pair<Vertex, uint32_t>> members = Behind({root}, {});
-    members.insert(members.begin(), {root, 0});
-    tree.members.reserve(members.size());
-    for (const auto& [v, depth] : members) tree.members.push_back({Describe(v), depth});
-    for (const auto& [v, depth] : members)
-      for (const WaitForGraph::Step& s : g_.Successors(v)) tree.edges.push_back(edges_[s.edge]);
+  TreeShape Tree(Vertex root) const {
+    TreeShape tree;
+    tree.members = Behind({root}, {});
+    tree.members.insert(tree.members.begin(), {root, 0});
+    for (const auto& [v, depth] : tree.members)
+      for (const WaitForGraph::Step& s : g_.Successors(v)) tree.edges.push_back(s.edge);
     return tree;
   }
 
-  WaitCycle Cycle(const std::vector<Vertex>& knot) const {
+  CycleShape Cycle(const std::vector<Vertex>& knot) const {
     Vertex start = *std::min_element(knot.begin(), knot.end(), [&](Vertex a, Vertex b) {
       return ProcessIdLess(g_.process_id(a), g_.process_id(b));
     });
-    WaitCycle cycle;
-    std::set<std::string> on_cycle;
-    for (size_t e : g_.CycleThrough(start)) {
-      cycle.edges.push_back(edges_[e]);
-      cycle.members.push_back(Describe(g_.EdgeWaiter(e)));
-      on_cycle.insert(cycle.edges.back().waiter);
-    }
+    CycleShape cycle;
+    cycle.edges = g_.CycleThrough(start);
+    std::set<Vertex> on_cycle;
+    for (size_t e : cycle.edges) on_cycle.insert(g_.EdgeWaiter(e));
     for (Vertex v : knot)
-      if (!on_cycle.count(g_.process_id(v))) cycle.also_deadlocked.push_back(g_.process_id(v));
+      if (!on_cycle.count(v)) cycle.also_deadlocked.push_back(g_.process_id(v));
     std::sort(cycle.also_deadlocked.begin(), cycle.also_deadlocked.end(), ProcessIdLess);
     std::set<Vertex> stop(knot.begin(), knot.end());
     for (const auto& [v, depth] : Behind(knot, stop))
@@ -105,32 +101,117 @@ class Walker {
 
  private:
   const WaitForGraph& g_;
-  const std::vector<WaitEdge>& edges_;
-  std::vector<const Backend*> backend_of_;  // per process; null: id only
   std::vector<std::vector<Vertex>> waiters_of_;
   mutable std::vector<uint32_t> visited_, depth_;  // per process, for Behind()
   mutable uint32_t visit_ = 0;
 };
 
-}  // namespace
+struct Shapes {
+  std::vector<TreeShape> trees;    // by root id
+  std::vector<CycleShape> cycles;  // by knot
+};
 
-TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
-                                  const std::map<std::string, Backend>& backends) {
-  Walker walker(graph, edges, backends);
-  TreesAndCycles out;
+Shapes FindShapes(const WaitForGraph& graph) {
+  Walker walker(graph);
+  Shapes out;
   std::vector<Vertex> roots = graph.RootBlockers();
   std::sort(roots.begin(), roots.end(), [&](Vertex a, Vertex b) {
     return ProcessIdLess(graph.process_id(a), graph.process_id(b));
   });
   for (Vertex r : roots) out.trees.push_back(walker.Tree(r));
   for (const std::vector<Vertex>& knot : graph.DeadlockedSets()) {
-    WaitCycle cycle = walker.Cycle(knot);
-    if (!cycle.members.empty()) out.cycles.push_back(std::move(cycle));
+    CycleShape cycle = walker.Cycle(knot);
+    if (!cycle.edges.empty()) out.cycles.push_back(std::move(cycle));
+  }
+  return out;
+}
+
+// Each process's description by vertex, found once (not by id per use);
+// null: the process is shown with its id only.
+std::vector<const Backend*> BackendsByVertex(const WaitForGraph& g,
+                                             const std::map<std::string, Backend>& backends) {
+  std::vector<const Backend*> of(g.process_count(), nullptr);
+  for (const auto& [id, backend] : backends)
+    if (auto v = g.FindProcess(id)) of[*v] = &backend;
+  return of;
+}
+
+using Describe = std::function<Backend(Vertex)>;
+using EdgeAt = std::function<WaitEdge(size_t)>;
+
+TreesAndCycles Fill(const WaitForGraph& g, Shapes& shapes, const Describe& describe,
+                    const EdgeAt& edge) {
+  TreesAndCycles out;
+  out.trees.reserve(shapes.trees.size());
+  for (const TreeShape& shape : shapes.trees) {
+    BlockingTree tree;
+    tree.members.reserve(shape.members.size());
+    for (const auto& [v, depth] : shape.members) tree.members.push_back({describe(v), depth});
+    tree.edges.reserve(shape.edges.size());
+    for (size_t e : shape.edges) tree.edges.push_back(edge(e));
+    out.trees.push_back(std::move(tree));
+  }
+  for (CycleShape& shape : shapes.cycles) {
+    WaitCycle cycle;
+    for (size_t e : shape.edges) {
+      cycle.edges.push_back(edge(e));
+      cycle.members.push_back(describe(g.EdgeWaiter(e)));
+    }
+    cycle.also_deadlocked = std::move(shape.also_deadlocked);
+    cycle.waiting_behind = std::move(shape.waiting_behind);
+    out.cycles.push_back(std::move(cycle));
   }
   std::sort(out.cycles.begin(), out.cycles.end(), [](const WaitCycle& a, const WaitCycle& b) {
     return ProcessIdLess(a.members.front().id, b.members.front().id);
   });
   return out;
+}
+
+Backend IdOnly(const WaitForGraph& g, Vertex v) {
+  Backend b;
+  b.id = g.process_id(v);
+  return b;
+}
+
+}  // namespace
+
+TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
+                                  const std::map<std::string, Backend>& backends) {
+  Shapes shapes = FindShapes(graph);
+  const std::vector<const Backend*> backend_of = BackendsByVertex(graph, backends);
+  return Fill(
+      graph, shapes,
+      [&](Vertex v) { return backend_of[v] ? *backend_of[v] : IdOnly(graph, v); },
+      [&](size_t e) { return edges[e]; });
+}
+
+TreesAndCycles TakeTreesAndCycles(const WaitForGraph& graph, std::vector<WaitEdge>&& edges,
+                                  std::map<std::string, Backend>&& backends) {
+  Shapes shapes = FindShapes(graph);
+  // By vertex, the process's entry in `backends`, erased when taken.
+  using Entry = std::map<std::string, Backend>::iterator;
+  std::vector<Entry> backend_of(graph.process_count(), backends.end());
+  for (auto it = backends.begin(); it != backends.end(); ++it)
+    if (auto v = graph.FindProcess(it->first)) backend_of[*v] = it;
+  // How often each process and edge is shown: the last showing takes it.
+  std::vector<uint32_t> backend_uses(graph.process_count(), 0), edge_uses(edges.size(), 0);
+  for (const TreeShape& t : shapes.trees) {
+    for (const auto& [v, depth] : t.members) ++backend_uses[v];
+    for (size_t e : t.edges) ++edge_uses[e];
+  }
+  for (const CycleShape& c : shapes.cycles)
+    for (size_t e : c.edges) ++edge_uses[e], ++backend_uses[graph.EdgeWaiter(e)];
+  return Fill(
+      graph, shapes,
+      [&](Vertex v) {
+        if (backend_of[v] == backends.end()) return IdOnly(graph, v);
+        if (--backend_uses[v] > 0) return backend_of[v]->second;
+        Backend taken = std::move(backend_of[v]->second);
+        backends.erase(backend_of[v]);  // its memory is not held till the end
+        backend_of[v] = backends.end();
+        return taken;
+      },
+      [&](size_t e) { return --edge_uses[e] == 0 ? std::move(edges[e]) : edges[e]; });
 }
 
 }  // namespace lockgraph

@@ -32,4 +32,11 @@ struct TreesAndCycles {
 TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
                                   const std::map<std::string, Backend>& backends);
 
+/// The same trees and cycles, for a caller that needs neither `edges` nor
+/// `backends` afterwards: each edge and description is moved into the last
+/// tree or cycle that shows it, not copied (a 100,000-waiter snapshot has
+/// as many of each). Both are left valid but unspecified.
+TreesAndCycles TakeTreesAndCycles(const WaitForGraph& graph, std::vector<WaitEdge>&& edges,
+                                  std::map<std::string, Backend>&& backends);
+
 }  // namespace lockgraph

@@ -110,7 +110,7 @@ class PqxxSnapshotSource : public SnapshotSource {
     std::set<std::optional<int64_t>> pids;
     for (PgLockRow& row : snapshot->rows) {
       if (row.query != "<insufficient privilege>") continue;
-      row.query.clear();
+      row.query = {};
       pids.insert(row.pid);
     }
     return static_cast<int>(pids.size());

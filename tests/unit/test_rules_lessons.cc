@@ -220,6 +220,14 @@ TEST_CASE("PG017 fires on the queue snapshot's tree", "[rules][PG017]") {
             "FOR UPDATE;"});
 }
 
+TEST_CASE("PG017 on the queue snapshot: limit in any case fires, no limit stays silent",
+          "[rules][PG017]") {
+  // Trees skip the statements without "limit" before reading them.
+  const std::string csv = ReadSample("postgresql/rules-lessons-queue.csv");
+  CHECK(EventFindings(AnalyzeText(Replace(csv, "LIMIT 1", "lImIt 1")), "PG017").size() == 1);
+  CHECK(EventFindings(AnalyzeText(Replace(csv, " LIMIT 1", "")), "PG017").empty());
+}
+
 TEST_CASE("PG017 stays silent: two waiters, SKIP LOCKED, no LIMIT, no overlap", "[rules][PG017]") {
   std::string text = excerpts::kQueue;
   // Two waiters: D's lines dropped.

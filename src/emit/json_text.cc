@@ -1,0 +1,144 @@
+// See json_text.h. The layout is nlohmann's serializer::dump(): pretty
+// objects are "{\n" + members at two more spaces, ",\n" between them, then
+// "\n" and the closing bracket at the container's own depth; empty ones
+// "{}" and "[]"; compact ones with no space at all.
+#include "emit/json_text.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace lockgraph {
+
+using json = nlohmann::ordered_json;
+
+JsonText::JsonText(std::string* out, int indent, unsigned depth)
+    : out_(out), pretty_(indent >= 0), depth_(depth) {}
+
+void JsonText::NewLine(size_t level) {
+  out_->push_back('\n');
+  out_->append(depth_ + 2 * level, ' ');
+}
+
+void JsonText::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (counts_.empty()) return;
+  if (counts_.back()++ > 0) out_->push_back(',');
+  if (pretty_) NewLine(counts_.size());
+}
+
+void JsonText::Open(char bracket) {
+  BeforeValue();
+  out_->push_back(bracket);
+  counts_.push_back(0);
+}
+
+void JsonText::Close(char bracket) {
+  const size_t count = counts_.back();
+  counts_.pop_back();
+  if (pretty_ && count > 0) NewLine(counts_.size());
+  out_->push_back(bracket);
+}
+
+void JsonText::Key(std::string_view key) {
+  BeforeValue();
+  Escaped(key);
+  out_->append(pretty_ ? ": " : ":");
+  after_key_ = true;
+}
+
+void JsonText::String(std::string_view s) {
+  BeforeValue();
+  Escaped(s);
+}
+
+namespace {
+
+// Bytes written as they are: printable ASCII but the quote and backslash.
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainBytes kPlain;
+
+}  // namespace
+
+void JsonText::Escaped(std::string_view s) {
+  bool plain = true;
+  for (unsigned char c : s) plain &= kPlain.plain[c];
+  if (plain) {
+    out_->push_back('"');
+    out_->append(s);
+    out_->push_back('"');
+    return;
+  }
+  // Escapes, control characters and UTF-8: nlohmann's own serializer.
+  nlohmann::detail::serializer<json> serializer(
+      nlohmann::detail::output_adapter<char, std::string>(*out_), ' ',
+      json::error_handler_t::replace);
+  serializer.dump(json(std::string(s)), false, false, 0, 0);
+}
+
+void JsonText::Int(int64_t v) {
+  BeforeValue();
+  char buf[24];
+  out_->append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+void JsonText::Uint(uint64_t v) {
+  BeforeValue();
+  char buf[24];
+  out_->append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+void JsonText::Double(double v) {
+  BeforeValue();
+  if (!std::isfinite(v)) {
+    out_->append("null");
+    return;
+  }
+  char buf[64];
+  out_->append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
+}
+
+void JsonText::Bool(bool v) {
+  BeforeValue();
+  out_->append(v ? "true" : "false");
+}
+
+void JsonText::Value(const json& j) {
+  switch (j.type()) {
+    case json::value_t::object:
+      BeginObject();
+      for (const auto& [key, value] : j.items()) {
+        Key(key);
+        Value(value);
+      }
+      EndObject();
+      return;
+    case json::value_t::array:
+      BeginArray();
+      for (const json& value : j) Value(value);
+      EndArray();
+      return;
+    case json::value_t::string: return String(j.get_ref<const std::string&>());
+    case json::value_t::number_integer: return Int(j.get<int64_t>());
+    case json::value_t::number_unsigned: return Uint(j.get<uint64_t>());
+    case json::value_t::number_float: return Double(j.get<double>());
+    case json::value_t::boolean: return Bool(j.get<bool>());
+    default: {
+      // null, binary, discarded: as nlohmann writes them.
+      BeforeValue();
+      nlohmann::detail::serializer<json> serializer(
+          nlohmann::detail::output_adapter<char, std::string>(*out_), ' ',
+          json::error_handler_t::replace);
+      serializer.dump(j, false, false, 0, 0);
+    }
+  }
+}
+
+}  // namespace lockgraph

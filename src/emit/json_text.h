@@ -1,0 +1,54 @@
+// JSON written straight to text, laid out exactly as DumpJson() and
+// DumpJsonAt() lay out the same values with nlohmann::ordered_json, for
+// the parts of an event too large to build as a JSON tree first (the
+// members and edges of a 100,000-waiter snapshot's chains). See
+// docs/performance.md (issue 20).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lockgraph {
+
+/// Appends to a string. `indent` -1: compact (DumpJson(j, -1)); 2: pretty,
+/// the outermost value `depth` spaces deep (DumpJsonAt(j, depth)). Strings
+/// are escaped as nlohmann escapes them (invalid UTF-8 becomes U+FFFD).
+/// The caller pairs Begin/End calls and puts a Key() before each value in
+/// an object. Copyable; not thread-safe.
+class JsonText {
+ public:
+  JsonText(std::string* out, int indent, unsigned depth);
+
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  void Key(std::string_view key);
+  void String(std::string_view s);
+  void Int(int64_t v);
+  void Uint(uint64_t v);
+  /// A double as nlohmann writes it (shortest round trip; null if not finite).
+  void Double(double v);
+  void Bool(bool v);
+  /// Any value of a JSON tree, written as its dump would be.
+  void Value(const nlohmann::ordered_json& j);
+
+ private:
+  void BeforeValue();
+  void Open(char bracket);
+  void Close(char bracket);
+  void NewLine(size_t level);
+  void Escaped(std::string_view s);
+
+  std::string* out_;
+  bool pretty_;
+  unsigned depth_;
+  std::vector<size_t> counts_;  // per open container: values written
+  bool after_key_ = false;
+};
+
+}  // namespace lockgraph
