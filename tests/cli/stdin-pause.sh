@@ -11,6 +11,15 @@
 # parser thread (--threads 2) and without. A generous bound, not a latency
 # figure: those are bench/stdin_latency.py's (docs/performance.md).
 
+# Times scale with LOCKGRAPH_TEST_TIME_SCALE (CMake sets 4 for the
+# AddressSanitizer build, whose format sniffing alone takes over a second
+# here with LSan's full unwinding on every malloc): the silence and the
+# bound grow together, so an event that left only at the end of input
+# still fails; and the writer first waits for lockgraph to have started, so
+# that a pause is a pause on the pipe, not time spent before the first read.
+TIME_SCALE=${LOCKGRAPH_TEST_TIME_SCALE:-1}
+scaled() { python3 -c "import sys; print(float(sys.argv[1]) * float(sys.argv[2]))" "$1" "$TIME_SCALE"; }
+
 # deadlock_before_silence_ends THREADS: prints "early" or "late" for each
 # deadlock event: before or after the marker file pause-late (written 1.5 s
 # into the silence) was there; succeeds on one "early" and the same output.
@@ -19,10 +28,11 @@ deadlock_before_silence_ends() {
   head -21 "$ROOT/samples/postgresql/scenarios.log" >"$log"
   rm -f "$late" "$out"
   {
+    sleep "$(scaled 0.25)"
     cat "$log"
-    sleep 1.5
+    sleep "$(scaled 1.5)"
     : >"$late"
-    sleep 1.5
+    sleep "$(scaled 1.5)"
   } | "$BIN" analyze --threads "$1" --format ndjson - 2>/dev/null |
     while IFS= read -r line; do
       printf '%s\n' "$line" >>"$out"
@@ -48,12 +58,12 @@ done
 # prefixes.
 startup_lines_first() {
   local log="$1"
-  { head -5 "$log"; sleep 0.6; tail -n +6 "$log"; } |
+  { sleep "$(scaled 0.25)"; head -5 "$log"; sleep "$(scaled 0.6)"; tail -n +6 "$log"; } |
     "$BIN" analyze --format ndjson - 2>"$WORK/startup.err" | grep -v '"type":"summary"' >"$WORK/startup.out"
   "$BIN" analyze --format ndjson - <"$log" | grep -v '"type":"summary"' >"$WORK/startup.want"
   echo "deadlocks: $(grep -c '"type":"deadlock"' "$WORK/startup.out") of $(grep -c '"type":"deadlock"' "$WORK/startup.want")"
   cmp "$WORK/startup.want" "$WORK/startup.out" &&
-    "$BIN" analyze --format json - < <({ head -5 "$log"; sleep 0.6; tail -n +6 "$log"; }) |
+    "$BIN" analyze --format json - < <({ sleep "$(scaled 0.25)"; head -5 "$log"; sleep "$(scaled 0.6)"; tail -n +6 "$log"; }) |
     python3 -c '
 import json, sys
 d = json.load(sys.stdin)
