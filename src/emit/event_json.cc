@@ -5,56 +5,11 @@
 
 #include "emit/findings_json.h"
 #include "emit/json_text.h"
+#include "emit/json_values.h"
 
 namespace lockgraph {
 
 using json = nlohmann::ordered_json;
-
-// PostgreSQL participant ids are pids: numbers in JSON. Other engines' ids
-// (SQL Server "process1a2b") stay strings.
-json IdToJson(const std::string& id) {
-  int64_t v = 0;
-  auto r = std::from_chars(id.data(), id.data() + id.size(), v);
-  if (!id.empty() && r.ec == std::errc() && r.ptr == id.data() + id.size()) return v;
-  return id;
-}
-
-json LockToJson(const LockTarget& lock) {
-  json j = {{"type", lock.type}};
-  for (const LockField& f : lock.fields) {
-    if (f.numeric) {
-      uint64_t v = 0;
-      auto r = std::from_chars(f.value.data(), f.value.data() + f.value.size(), v);
-      if (r.ec == std::errc()) {
-        j[f.name] = v;
-        continue;
-      }
-    }
-    j[f.name] = f.value;
-  }
-  if (!lock.relation_name.empty()) j["relation_name"] = lock.relation_name;
-  if (!lock.text.empty()) j["text"] = lock.text;
-  return j;
-}
-
-json SessionToJson(const SessionInfo& s) {
-  json j = json::object();
-  auto put = [&](const char* k, const std::string& v) {
-    if (!v.empty()) j[k] = v;
-  };
-  put("user", s.user);
-  put("database", s.database);
-  put("application", s.application);
-  put("host", s.host);
-  put("session_id", s.session_id);
-  put("backend_type", s.backend_type);
-  put("command_tag", s.command_tag);
-  put("vxid", s.vxid);
-  if (s.xid) j["xid"] = *s.xid;
-  if (s.session_line) j["session_line"] = *s.session_line;
-  if (s.query_id) j["query_id"] = *s.query_id;
-  return j;
-}
 
 namespace {
 

@@ -17,13 +17,6 @@ nlohmann::ordered_json DiagnosticsToJson(const std::vector<Diagnostic>& diagnost
 nlohmann::ordered_json SummaryToJson(const Summary& summary);
 nlohmann::ordered_json InputsToJson(const std::vector<InputInfo>& inputs);
 
-/// Pieces shared with snapshot_json.cc: a process id (a number when it is a
-/// pid), a lock (docs/json-schema.md#lock), session fields (omitted when
-/// empty).
-nlohmann::ordered_json IdToJson(const std::string& id);
-nlohmann::ordered_json LockToJson(const LockTarget& lock);
-nlohmann::ordered_json SessionToJson(const SessionInfo& session);
-
 /// Adds the fields of the snapshot, chain, cycle, wait_started and
 /// wait_ended events (snapshot_json.cc); nothing for other events.
 /// `bulk`: a chain's or cycle's members and edges are left null, to be
