@@ -36,7 +36,7 @@ CsvRecordReader::State CsvRecordReader::ScanFields(std::string_view line, size_t
       size_t j = i;
       while (j < n && s[j] != ',' && s[j] != '"') ++j;
       if (j < n && s[j] == '"') return Malformed(false);
-      fields_.emplace_back(s + i, 0, j - i, false);
+      fields_.push_back(Field{s + i, 0, j - i, false});
       if (j == n) return State::kComplete;
       i = j + 1;
       continue;
@@ -47,17 +47,17 @@ CsvRecordReader::State CsvRecordReader::ScanFields(std::string_view line, size_t
     size_t j = q ? static_cast<size_t>(static_cast<const char*>(q) - s) : n;
     if (j + 1 < n && s[j + 1] == '"') {
       // `""` inside: unescape into data_.
-      fields_.emplace_back(nullptr, data_.size(), 0, true);
+      fields_.push_back(Field{nullptr, data_.size(), 0, true});
       data_.append(s + open, j + 1 - open);
       j = ScanQuotedTail(line, j + 2);
       if (j == std::string_view::npos) return Open();
       fields_.back().size = data_.size() - fields_.back().begin;
     } else if (j == n) {
-      fields_.emplace_back(nullptr, data_.size(), 0, true);
+      fields_.push_back(Field{nullptr, data_.size(), 0, true});
       data_.append(s + open, n - open);
       return Open();
     } else {
-      fields_.emplace_back(s + open, 0, j - open, true);
+      fields_.push_back(Field{s + open, 0, j - open, true});
       ++j;
     }
     // j is just past the closing quote.
@@ -97,7 +97,7 @@ CsvRecordReader::State CsvRecordReader::Malformed(bool quoted) {
   if (quoted)
     fields_.back() = Field{nullptr, data_.size(), 0, true};
   else
-    fields_.emplace_back(nullptr, data_.size(), 0, false);
+    fields_.push_back(Field{nullptr, data_.size(), 0, false});
   open_ = false;
   return State::kMalformed;
 }
