@@ -1,8 +1,6 @@
 // See event_json.h.
 #include "emit/event_json.h"
 
-#include <charconv>
-
 #include "emit/findings_json.h"
 #include "emit/json_text.h"
 #include "emit/json_values.h"

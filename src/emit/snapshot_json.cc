@@ -2,7 +2,6 @@
 // of `watch`'s wait_started / wait_ended; see docs/json-schema.md#snapshots.
 #include "emit/event_json.h"
 
-
 #include "emit/json_text.h"
 #include "emit/json_tree.h"
 #include "emit/json_values.h"
