@@ -75,13 +75,36 @@ EOF
 systemd-nspawn -D "$CT" --boot --register=no --keep-unit --link-journal=no --private-network \
   --machine="lockgraph-test-$$" --console=read-only >"$W/boot.log" 2>&1 &
 NSPAWN_PID=$!
-for _ in $(seq 1 100); do
-  LEADER=$(pgrep -P "$NSPAWN_PID" | head -1)
-  [ -n "$LEADER" ] && break
+# The container's PID 1 is not nspawn's first child: nspawn forks an outer child
+# that clones the inner one in a new PID namespace and exits; the inner child,
+# reparented to nspawn (a subreaper), execs systemd. Wait for that process.
+container_init() {
+  local c self
+  self=$(readlink /proc/self/ns/pid)
+  for c in $(pgrep -P "$NSPAWN_PID"); do
+    [ "$(cat "/proc/$c/comm" 2>/dev/null)" = systemd ] &&
+      [ "$(readlink "/proc/$c/ns/pid" 2>/dev/null)" != "$self" ] && { echo "$c"; return 0; }
+  done
+  return 1
+}
+for _ in $(seq 1 300); do
+  LEADER=$(container_init) && break
+  kill -0 "$NSPAWN_PID" 2>/dev/null || break
   sleep 0.2
 done
-state=""
-if [ -n "$LEADER" ]; then state=$(timeout 120 nsenter -t "$LEADER" -m -u -i -n -p -C -- systemctl is-system-running --wait 2>&1); fi
+state="no systemd came up under nspawn in 60 s"
+# Right after its exec, systemd has no bus yet ("Failed to connect to bus"):
+# ask again until it answers, then --wait for the boot to end (120 s in all).
+if [ -n "$LEADER" ]; then
+  deadline=$((SECONDS + 120))
+  while left=$((deadline - SECONDS)) && [ "$left" -gt 0 ]; do  # timeout 0: no timeout
+    state=$(timeout "$left" nsenter -t "$LEADER" -m -u -i -n -p -C -- \
+      systemctl is-system-running --wait 2>&1)
+    case "$state" in running | degraded) break ;; esac
+    kill -0 "$LEADER" 2>/dev/null || break
+    sleep 0.2
+  done
+fi
 check "systemd boots as PID 1 of the machine (is-system-running: $state)" \
   bash -c "[ '$state' = running ] || [ '$state' = degraded ]"
 [ "$pass" -ge 2 ] || { tail -30 "$W/boot.log"; finish; }
