@@ -125,18 +125,28 @@ PgEventBuilder::~PgEventBuilder() = default;
 
 bool PgEventBuilder::IsInteresting(std::string_view m) {
   // Prefix tests only: this runs on every record of a log, and every
-  // message that matters starts in one of these ways (reference §3).
-  // Most records of a busy log are log_min_duration_statement's.
-  if (StartsWith(m, "duration: ")) return false;
-  if (StartsWith(m, "process ")) {
-    if (Contains(m, " waiting for ") || Contains(m, " acquired ") ||
-        Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
-        Contains(m, " could not obtain "))
-      return true;
-  } else if (StartsWith(m, "deadlock detected") || StartsWith(m, "canceling statement due to") ||
-             StartsWith(m, "terminating connection") || StartsWith(m, "could not obtain lock") ||
-             StartsWith(m, kUniqueViolation)) {
-    return true;
+  // message that matters starts in one of these ways (reference §3). The
+  // first byte picks the few English prefixes to try; most records of a
+  // busy log are log_min_duration_statement's.
+  switch (m.empty() ? '\0' : m[0]) {
+    case 'd':
+      if (m.starts_with("duration: ")) return false;
+      if (m.starts_with("deadlock detected") || m.starts_with(kUniqueViolation)) return true;
+      break;
+    case 'p':
+      if (m.starts_with("process ") &&
+          (Contains(m, " waiting for ") || Contains(m, " acquired ") ||
+           Contains(m, " avoided deadlock") || Contains(m, " failed to acquire ") ||
+           Contains(m, " could not obtain ")))
+        return true;
+      break;
+    case 'c':
+      if (m.starts_with("canceling statement due to") || m.starts_with("could not obtain lock"))
+        return true;
+      break;
+    case 't':
+      if (m.starts_with("terminating connection")) return true;
+      break;
   }
   // A localized server (catalog.h): the same messages, translated. One
   // table lookup on the first byte rules out almost every other message.
