@@ -18,14 +18,14 @@ namespace {
 
 // How far apart (either way) an error and a lock event of its table may be.
 constexpr int64_t kNearMs = 60'000;
-// Lock events kept per table before the old ones are pruned; errors and lock
-// events kept with their text before those that can no longer be shown lose it.
+// Lock events kept per table before the old ones are pruned; errors kept with
+// their text before those that can no longer be shown lose it.
 constexpr size_t kMaxKept = 4096;
 // The finding shows this many errors and lock events of a constraint.
 constexpr size_t kShown = 5;
 
-// What only the evidence of a finding reads: dropped from an error or a lock
-// event that can no longer be among the first kShown of any constraint.
+// What only the evidence of a finding reads of an error: dropped once it can
+// no longer be among the first kShown of its constraint.
 struct ViolationText {
   std::string where, key, statement;
 };
@@ -36,15 +36,10 @@ struct Violation {
   std::unique_ptr<ViolationText> text;
 };
 
-struct LockText {
-  std::string where, text;  // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
-  std::string statement;    // a wait's statement; "" for a deadlock
-};
-
 struct LockEvent {
-  std::string pid;
+  std::string pid, where, text;  // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
+  std::string statement;         // a wait's statement; "" for a deadlock
   std::optional<int64_t> first_ms, last_ms;
-  std::unique_ptr<LockText> text;
 };
 
 struct Seen {
@@ -52,7 +47,7 @@ struct Seen {
   std::vector<int64_t> violation_ms;  // their known times, sorted
   std::vector<LockEvent> locks;
   size_t prune_at = kMaxKept;  // doubles when pruning keeps most of them
-  size_t with_text = 0;        // errors and lock events that still have their text
+  size_t with_text = 0;        // errors that still have their text
   size_t trim_at = kMaxKept;   // see Trim
 };
 
@@ -84,29 +79,20 @@ class RerunDuplicateKey : public Rule {
       const LockWait& w = *event.lock_wait;
       char ms[32] = "?";
       if (w.waited_ms) std::snprintf(ms, sizeof ms, "%.1f", *w.waited_ms);
-      Seen& seen = by_table_[facts.wait->table];
-      seen.locks.push_back(
-          {w.waiter, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time),
-           std::make_unique<LockText>(LockText{
-               pg_rules::Where(event),
-               w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
-                   WaitOutcomeName(w.outcome) + ")",
-               w.statement})});
-      ++seen.with_text;
-      Prune(&seen);
-      Trim(&seen);
+      by_table_[facts.wait->table].locks.push_back(
+          {w.waiter, pg_rules::Where(event),
+           w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
+               WaitOutcomeName(w.outcome) + ")",
+           w.statement, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
+      Prune(&by_table_[facts.wait->table]);
     } else if (event.deadlock && facts.deadlock) {
       std::map<std::string, bool> tables;
       for (const ProcessFacts& p : facts.deadlock->processes)
         if (!p.wait_table.empty()) tables[p.wait_table] = true;
-      for (const auto& [table, unused] : tables) {
-        Seen& seen = by_table_[table];
-        seen.locks.push_back({pid, LogClockMs(event.time), LogClockMs(event.time),
-                              std::make_unique<LockText>(LockText{
-                                  pg_rules::Where(event), "deadlock, victim " + event.deadlock->victim, ""})});
-        ++seen.with_text;
-        Trim(&seen);
-      }
+      for (const auto& [table, unused] : tables)
+        by_table_[table].locks.push_back({pid, pg_rules::Where(event),
+                                          "deadlock, victim " + event.deadlock->victim, "",
+                                          LogClockMs(event.time), LogClockMs(event.time)});
     }
   }
 
@@ -118,50 +104,30 @@ class RerunDuplicateKey : public Rule {
     const int64_t newest = *seen->locks.back().last_ms;
     std::vector<LockEvent> kept;
     for (LockEvent& l : seen->locks) {
-      if (!IsOld(l, newest) || AnyNear(seen->violation_ms, Span(l), kNearMs))
-        kept.push_back(std::move(l));
-      else if (l.text)
-        --seen->with_text;
+      bool old = l.last_ms && *l.last_ms < newest - 2 * kNearMs;
+      if (!old || AnyNear(seen->violation_ms, Span(l), kNearMs)) kept.push_back(std::move(l));
     }
     seen->locks = std::move(kept);
     seen->prune_at = std::max(kMaxKept, 2 * seen->locks.size());
   }
 
-  static bool IsOld(const LockEvent& l, int64_t newest) {
-    return l.last_ms && *l.last_ms < newest - 2 * kNearMs;
-  }
-
-  // The text of what the finding can no longer show goes; the times, pids
-  // and constraints stay, so the counts and the order are the same.
-  //  * An error after the kShown-th error of its constraint near a lock
-  //    event: that lock event stays (Prune keeps what is near an error),
-  //    so those kShown stay the first shown, whatever comes later.
-  //  * An old lock event (as in Prune: no later error is near it) that is
-  //    not among the first kShown of any constraint now: a constraint's
-  //    lock events are ordered by their first near error, which later
-  //    errors cannot make earlier, so it never will be.
+  // The text of an error its finding can no longer show goes; its time, pid
+  // and constraint stay, so the counts and the order are the same. That is
+  // an error after the kShown-th error of its constraint near a lock event:
+  // that lock event stays (Prune keeps what is near an error), and later
+  // errors come after, so those kShown stay the first shown, in any input
+  // order. (Lock events keep their text: with inputs read out of time order,
+  // an old one can still become one of the first shown.)
   void Trim(Seen* seen) {
     if (seen->with_text < seen->trim_at) return;
-    const std::map<std::string, NearGroup> groups = Pair(*seen);
-    std::map<std::string_view, size_t> last_shown;  // constraint -> its kShown-th near error
-    std::vector<bool> lock_shown(seen->locks.size(), false);
-    for (const auto& [constraint, group] : groups) {
+    std::map<std::string, size_t> last_shown;  // constraint -> its kShown-th near error
+    for (const auto& [constraint, group] : Pair(*seen))
       if (group.errors.size() >= kShown) last_shown[constraint] = group.errors[kShown - 1];
-      for (size_t k = 0; k < group.spans.size() && k < kShown; ++k) lock_shown[group.spans[k]] = true;
-    }
     for (size_t i = 0; i < seen->violations.size(); ++i) {
       Violation& v = seen->violations[i];
       auto it = last_shown.find(v.constraint);
       if (v.text && it != last_shown.end() && i > it->second) {
         v.text.reset();
-        --seen->with_text;
-      }
-    }
-    const std::optional<int64_t> newest = seen->locks.empty() ? std::nullopt : seen->locks.back().last_ms;
-    for (size_t j = 0; j < seen->locks.size(); ++j) {
-      LockEvent& l = seen->locks[j];
-      if (l.text && newest && !lock_shown[j] && IsOld(l, *newest)) {
-        l.text.reset();
         --seen->with_text;
       }
     }
@@ -223,12 +189,10 @@ class RerunDuplicateKey : public Rule {
       if (!t.key.empty()) evidence.push_back("key: " + t.key);
       evidence.push_back("statement: " + pg_rules::OneLine(t.statement, 160));
     }
-    static const LockText kNoLockText;
     for (size_t i = 0; i < locks.size() && i < kShown; ++i) {
-      const LockText& t = locks[i]->text ? *locks[i]->text : kNoLockText;
-      evidence.push_back(t.where + ": " + t.text);
-      if (!t.statement.empty())
-        evidence.push_back("statement: " + pg_rules::OneLine(t.statement, 160));
+      evidence.push_back(locks[i]->where + ": " + locks[i]->text);
+      if (!locks[i]->statement.empty())
+        evidence.push_back("statement: " + pg_rules::OneLine(locks[i]->statement, 160));
     }
     std::string hint =
         "Two runs of the same work inserted the same rows of " + table + " at the same time: one "
