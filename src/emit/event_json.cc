@@ -1,236 +1,104 @@
 // See event_json.h.
 #include "emit/event_json.h"
 
-#include "emit/findings_json.h"
+#include "emit/event_fields.h"
 #include "emit/json_text.h"
-#include "emit/json_values.h"
+#include "emit/json_tree.h"
 
 namespace lockgraph {
 
 using json = nlohmann::ordered_json;
 
-namespace {
-
-json ContextToJson(const std::vector<ContextFrame>& frames) {
-  json arr = json::array();
-  for (const ContextFrame& f : frames) {
-    json j = {{"text", f.text}};
-    switch (f.kind) {
-      case ContextFrame::Kind::kRowWait:
-        j["kind"] = "row_wait";
-        j["action"] = f.action;
-        j["tuple"] = f.tuple;
-        j["relation"] = f.relation;
-        break;
-      case ContextFrame::Kind::kFunction:
-        j["kind"] = "function";
-        j["function"] = f.function;
-        if (f.line) j["line"] = *f.line;
-        j["statement"] = f.statement;
-        break;
-      case ContextFrame::Kind::kSqlStatement:
-        j["kind"] = "sql_statement";
-        j["statement"] = f.statement;
-        break;
-      case ContextFrame::Kind::kOther: j["kind"] = "other"; break;
-    }
-    arr.push_back(std::move(j));
-  }
-  return arr;
+bool PlainAttributeKeys(const std::vector<LockField>& attributes) {
+  for (size_t i = 0; i < attributes.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (attributes[k].name == attributes[i].name) return false;
+  return true;
 }
-
-// SQL Server details (docs/json-schema.md#sql-server-deadlocks); PostgreSQL
-// events carry none, so their JSON is unchanged.
-json FramesToJson(const std::vector<ContextFrame>& frames) {
-  json arr = json::array();
-  for (const ContextFrame& f : frames) {
-    json j = {{"procedure", f.function}};
-    if (f.line) j["line"] = *f.line;
-    j["statement"] = f.statement;
-    arr.push_back(std::move(j));
-  }
-  return arr;
-}
-
-json RequestsToJson(const std::vector<LockRequest>& requests) {
-  json arr = json::array();
-  for (const LockRequest& r : requests) {
-    json j = {{"process", IdToJson(r.process)}};
-    if (!r.mode.empty()) j["mode"] = r.mode;
-    if (!r.request.empty()) j["request"] = r.request;
-    arr.push_back(std::move(j));
-  }
-  return arr;
-}
-
-// spid, ecid and, for engines that list victims, "victim": true: the keys
-// that follow `id` (and `pid`).
-void ProcessIdentityToJson(const Participant& p, const Deadlock& d, json& pj) {
-  if (p.spid) pj["spid"] = *p.spid;
-  if (p.ecid) pj["ecid"] = *p.ecid;
-  if (std::find(d.victims.begin(), d.victims.end(), p.id) != d.victims.end()) pj["victim"] = true;
-}
-
-// The keys that follow `session`: isolation_level, wait_mode, wait_resource,
-// wait_ms, transaction_name, log_used, frames, attributes.
-void ProcessDetailToJson(const Participant& p, json& pj) {
-  auto put = [&](const char* k, const std::string& v) {
-    if (!v.empty()) pj[k] = v;
-  };
-  put("isolation_level", p.isolation_level);
-  put("wait_mode", p.wait_mode);
-  put("wait_resource", p.wait_resource);
-  if (p.wait_ms) pj["wait_ms"] = *p.wait_ms;
-  put("transaction_name", p.transaction_name);
-  if (p.log_used) pj["log_used"] = *p.log_used;
-  if (!p.frames.empty()) pj["frames"] = FramesToJson(p.frames);
-  if (!p.attributes.empty()) {
-    json a = json::object();
-    for (const LockField& f : p.attributes) a[f.name] = f.value;
-    pj["attributes"] = std::move(a);
-  }
-}
-
-// waiter, blocker, mode, blocker_mode, request, lock, basis.
-json EdgeToJson(const WaitEdge& e) {
-  json j = {{"waiter", IdToJson(e.waiter)}, {"blocker", IdToJson(e.blocker)}, {"mode", e.mode}};
-  if (!e.blocker_mode.empty()) j["blocker_mode"] = e.blocker_mode;
-  if (!e.request.empty()) j["request"] = e.request;
-  j["lock"] = LockToJson(e.lock);
-  j["basis"] = EdgeBasisName(e.basis);
-  return j;
-}
-
-// other_edges, resources, parallel (each when present).
-void DeadlockDetailToJson(const Deadlock& d, json& j) {
-  if (!d.other_edges.empty()) {
-    json edges = json::array();
-    for (const WaitEdge& e : d.other_edges) edges.push_back(EdgeToJson(e));
-    j["other_edges"] = std::move(edges);
-  }
-  if (!d.resources.empty()) {
-    json arr = json::array();
-    for (const LockResource& r : d.resources) {
-      json rj = {{"lock", LockToJson(r.lock)}};
-      if (!r.mode.empty()) rj["mode"] = r.mode;
-      rj["owners"] = RequestsToJson(r.owners);
-      rj["waiters"] = RequestsToJson(r.waiters);
-      arr.push_back(std::move(rj));
-    }
-    j["resources"] = std::move(arr);
-  }
-  if (d.parallel) j["parallel"] = true;
-}
-
-void DeadlockFields(const Deadlock& d, json& j) {
-  if (!d.victim.empty()) j["victim"] = IdToJson(d.victim);
-  if (!d.victims.empty() || d.victim.empty()) {
-    json victims = json::array();
-    for (const std::string& v : d.victims) victims.push_back(IdToJson(v));
-    j["victims"] = std::move(victims);
-  }
-  json procs = json::array();
-  for (const Participant& p : d.processes) {
-    json pj = {{"id", IdToJson(p.id)}};
-    if (p.pid) pj["pid"] = *p.pid;
-    ProcessIdentityToJson(p, d, pj);
-    pj["query"] = p.query;
-    if (p.query_clipped) pj["query_clipped"] = true;
-    json s = SessionToJson(p.session);
-    if (!s.empty()) pj["session"] = std::move(s);
-    ProcessDetailToJson(p, pj);
-    procs.push_back(std::move(pj));
-  }
-  j["processes"] = std::move(procs);
-  json edges = json::array();
-  for (const WaitEdge& e : d.edges) edges.push_back(EdgeToJson(e));
-  j["edges"] = std::move(edges);
-  DeadlockDetailToJson(d, j);
-  j["complete"] = d.complete;
-  if (!d.problems.empty()) j["problems"] = d.problems;
-  if (d.before_watch) j["before_watch"] = true;
-  j["message"] = d.message;
-  if (!d.sqlstate.empty()) j["sqlstate"] = d.sqlstate;
-  if (!d.hint.empty()) j["hint"] = d.hint;
-  if (!d.context.empty()) j["context"] = ContextToJson(d.context);
-  if (!d.statement.empty()) j["statement"] = d.statement;
-}
-
-void LockWaitFields(const LockWait& w, json& j) {
-  j["waiter"] = IdToJson(w.waiter);
-  j["mode"] = w.mode;
-  j["lock"] = LockToJson(w.lock);
-  j["outcome"] = WaitOutcomeName(w.outcome);
-  j["start_time"] = w.start_time;
-  if (!w.end_time.empty()) j["end_time"] = w.end_time;
-  if (w.waited_ms) j["waited_ms"] = *w.waited_ms;
-  j["holders"] = w.holders;
-  j["queue"] = w.queue;
-  j["chain"] = w.chain;
-  if (w.chain_is_cycle) j["chain_is_cycle"] = true;
-  else if (!w.chain.empty()) j["root_blocker"] = w.chain.back();
-  json reports = json::array();
-  for (const WaitReport& r : w.reports) {
-    json rj = {{"kind", r.kind}, {"time", r.time}, {"line", r.line}};
-    if (r.after_ms) rj["after_ms"] = *r.after_ms;
-    reports.push_back(std::move(rj));
-  }
-  j["reports"] = std::move(reports);
-  if (!w.context.empty()) j["context"] = ContextToJson(w.context);
-  if (!w.statement.empty()) j["statement"] = w.statement;
-}
-
-}  // namespace
 
 namespace {
 
-// `bulk`: a chain's or cycle's members and edges are left null
-// (SnapshotEventFields).
-json EventTree(const Event& ev, bool bulk) {
-  json j = {{"type", EventTypeName(ev.type)}, {"engine", ev.engine}, {"time", ev.time}};
+// The snapshot, chain, cycle and wait_* fields (snapshot_json.cc), from a
+// tree of their own: `bulk` leaves a chain's or cycle's members and edges
+// null, and a JsonText writes them without a tree (SnapshotBulkField).
+void SnapshotFieldsValue(const Event& ev, bool bulk, JsonText& w) {
+  json fields = json::object();
+  SnapshotEventFields(ev, fields, bulk);
+  for (const auto& [key, value] : fields.items()) {
+    w.Key(key);
+    if (bulk && value.is_null() && (key == "members" || key == "edges")) SnapshotBulkField(ev, key, w);
+    else w.Value(value);
+  }
+}
+
+void SnapshotFieldsValue(const Event& ev, bool, JsonTree& w) {
+  json fields = json::object();
+  SnapshotEventFields(ev, fields, false);
+  for (const auto& [key, value] : fields.items()) w.Key(key), w.Value(value);
+}
+
+template <class Writer>
+void EventValue(const Event& ev, bool bulk, Writer& w) {
+  w.BeginObject();
+  w.Key("type"), w.String(EventTypeName(ev.type));
+  w.Key("engine"), w.String(ev.engine);
+  w.Key("time"), w.String(ev.time);
   if (!ev.time_iso.empty()) {
-    j["time_iso"] = ev.time_iso;
-    j["time_zone_from"] = ZoneFromName(ev.time_zone_from);
+    w.Key("time_iso"), w.String(ev.time_iso);
+    w.Key("time_zone_from"), w.String(ZoneFromName(ev.time_zone_from));
   }
-  if (ev.pid) j["pid"] = *ev.pid;
+  if (ev.pid) w.Key("pid"), w.Int(*ev.pid);
+  w.Key("source"), w.BeginObject();
   if (!ev.server.empty() && ev.source.file.empty()) {
-    j["source"] = {{"server", ev.server}};  // watch: the server polled
+    w.Key("server"), w.String(ev.server);  // watch: the server polled
   } else {
-    j["source"] = {{"file", ev.source.file},
-                   {"first_line", ev.source.first_line},
-                   {"last_line", ev.source.last_line}};
+    w.Key("file"), w.String(ev.source.file);
+    w.Key("first_line"), w.Uint(ev.source.first_line);
+    w.Key("last_line"), w.Uint(ev.source.last_line);
     // Several servers' logs, or a framing that names each server.
-    if (!ev.server.empty()) j["source"]["server"] = ev.server;
+    if (!ev.server.empty()) w.Key("server"), w.String(ev.server);
   }
-  if (!ev.source.kind.empty()) j["source"]["kind"] = ev.source.kind;  // "client"
-  json s = SessionToJson(ev.session);
-  if (!s.empty()) j["session"] = std::move(s);
-  if (ev.truncated) j["truncated"] = true;
-  if (ev.deadlock) DeadlockFields(*ev.deadlock, j);
-  if (ev.lock_wait) LockWaitFields(*ev.lock_wait, j);
-  SnapshotEventFields(ev, j, bulk);
-  if (!ev.signature.empty()) j["signature"] = ev.signature;
-  j["findings"] = FindingsToJson(ev.findings);
-  return j;
+  if (!ev.source.kind.empty()) w.Key("kind"), w.String(ev.source.kind);  // "client"
+  w.EndObject();
+  if (!ev.session.Empty()) w.Key("session"), SessionValue(ev.session, w);
+  if (ev.truncated) w.Key("truncated"), w.Bool(true);
+  if (ev.deadlock) DeadlockFields(*ev.deadlock, w);
+  if (ev.lock_wait) LockWaitFields(*ev.lock_wait, w);
+  if (ev.snapshot || ev.chain || ev.cycle || ev.wait_change) SnapshotFieldsValue(ev, bulk, w);
+  if (!ev.signature.empty()) w.Key("signature"), w.String(ev.signature);
+  w.Key("findings"), FindingsValue(ev.findings, w);
+  w.EndObject();
+}
+
+// Text written key by key equals the tree's dump unless a key comes twice:
+// a deadlock's, a lock wait's and a snapshot's fields share some names
+// (context, statement, edges, waiter, ...), so an event with two of them
+// goes through the tree (as does a lock with colliding fields, LockValue).
+bool DistinctKeys(const Event& ev) {
+  return int(ev.deadlock.has_value()) + int(ev.lock_wait.has_value()) +
+             int(ev.snapshot || ev.chain || ev.cycle || ev.wait_change) <=
+         1;
 }
 
 }  // namespace
 
-json EventToJson(const Event& ev) { return EventTree(ev, false); }
+json EventToJson(const Event& ev) {
+  JsonTree t;
+  EventValue(ev, false, t);
+  return t.Take();
+}
 
 std::string EventJsonText(const Event& ev, int indent, unsigned depth) {
   const bool bulk = (ev.chain && !ev.chain->members.empty()) || ev.cycle;
-  if (!bulk) return indent < 0 ? DumpJson(EventToJson(ev), -1) : DumpJsonAt(EventToJson(ev), depth);
   std::string out;
   JsonText w(&out, indent, depth);
-  const json tree = EventTree(ev, true);
-  w.BeginObject();
-  for (const auto& [key, value] : tree.items()) {
-    w.Key(key);
-    if (value.is_null() && (key == "members" || key == "edges")) SnapshotBulkField(ev, key, w);
-    else w.Value(value);
+  if (DistinctKeys(ev)) {
+    EventValue(ev, bulk, w);
+    return out;
   }
-  w.EndObject();
+  JsonTree t;
+  EventValue(ev, false, t);
+  w.Value(t.Take());
   return out;
 }
 

@@ -1,6 +1,9 @@
 // See findings_json.h.
 #include "emit/findings_json.h"
 
+#include "emit/event_fields.h"
+#include "emit/json_tree.h"
+
 namespace lockgraph {
 namespace {
 
@@ -14,14 +17,9 @@ json Seen(const std::string& time, const SourceSpan& source) {
 }  // namespace
 
 json FindingsToJson(const std::vector<Finding>& findings) {
-  json arr = json::array();
-  for (const Finding& f : findings) {
-    json j = {{"id", f.rule_id},   {"name", f.rule_name}, {"severity", SeverityName(f.severity)},
-              {"message", f.message}, {"hint", f.hint},   {"evidence", f.evidence}};
-    if (!f.signatures.empty()) j["signatures"] = f.signatures;
-    arr.push_back(std::move(j));
-  }
-  return arr;
+  JsonTree t;
+  FindingsValue(findings, t);
+  return t.Take();
 }
 
 json GroupsToJson(const std::vector<DeadlockGroup>& groups) {

@@ -68,19 +68,52 @@ constexpr PlainBytes kPlain;
 }  // namespace
 
 void JsonText::Escaped(std::string_view s) {
-  bool plain = true;
-  for (unsigned char c : s) plain &= kPlain.plain[c];
+  bool plain = true, ascii = true;
+  for (unsigned char c : s) {
+    plain &= kPlain.plain[c];
+    ascii &= c < 0x80;
+  }
   if (plain) {
     out_->push_back('"');
     out_->append(s);
     out_->push_back('"');
     return;
   }
-  // Escapes, control characters and UTF-8: nlohmann's own serializer.
-  nlohmann::detail::serializer<json> serializer(
-      nlohmann::detail::output_adapter<char, std::string>(*out_), ' ',
-      json::error_handler_t::replace);
-  serializer.dump(json(std::string(s)), false, false, 0, 0);
+  if (!ascii) {
+    // UTF-8, valid or not: nlohmann's own serializer (U+FFFD for invalid).
+    nlohmann::detail::serializer<json> serializer(
+        nlohmann::detail::output_adapter<char, std::string>(*out_), ' ',
+        json::error_handler_t::replace);
+    serializer.dump(json(std::string(s)), false, false, 0, 0);
+    return;
+  }
+  // ASCII with quotes, backslashes or control characters (a statement's
+  // newlines, a relation's quoted name): escaped as nlohmann escapes them,
+  // without copying the string into a JSON value first.
+  static constexpr char kHex[] = "0123456789abcdef";
+  out_->push_back('"');
+  size_t run = 0;  // start of the bytes not yet written
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (kPlain.plain[c] || c == 0x7f) continue;
+    out_->append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out_->append("\\\""); break;
+      case '\\': out_->append("\\\\"); break;
+      case '\b': out_->append("\\b"); break;
+      case '\f': out_->append("\\f"); break;
+      case '\n': out_->append("\\n"); break;
+      case '\r': out_->append("\\r"); break;
+      case '\t': out_->append("\\t"); break;
+      default: {
+        const char u[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out_->append(u, sizeof u);
+      }
+    }
+  }
+  out_->append(s.data() + run, s.size() - run);
+  out_->push_back('"');
 }
 
 void JsonText::Int(int64_t v) {

@@ -40,6 +40,17 @@ TEST_CASE("JsonText lays out every kind of value as nlohmann's dump does", "[jso
   }
   CHECK(Written(j, -1, 0) == DumpJson(j, -1));
   CHECK(Written(json::object(), 2, 4) == "{}");
+  // Every ASCII byte, alone and between plain text (the escaping of ASCII
+  // text is JsonText's own; UTF-8 goes to nlohmann's).
+  std::string all;
+  for (int c = 0; c < 0x80; ++c) {
+    const std::string one(1, char(c));
+    CHECK(Written(json(one), -1, 0) == DumpJson(json(one), -1));
+    all += "x" + one;
+  }
+  CHECK(Written(json(all), -1, 0) == DumpJson(json(all), -1));
+  CHECK(Written(json("\"\t\n\x1f" + all + "\xc3\xa9\x01"), -1, 0) ==
+        DumpJson(json("\"\t\n\x1f" + all + "\xc3\xa9\x01"), -1));
   CHECK(Written(json::array(), -1, 0) == "[]");
 }
 
@@ -90,6 +101,42 @@ TEST_CASE("EventJsonText: a lock whose field names collide goes through the tree
   ev.chain = t;
   CHECK(EventJsonText(ev, 2, 4) == DumpJsonAt(EventToJson(ev), 4));
   CHECK(EventJsonText(ev, -1, 0) == DumpJson(EventToJson(ev), -1));
+}
+
+TEST_CASE("EventJsonText: keys that would come twice go through the tree", "[json]") {
+  // A deadlock and a lock wait on one event share "context" and
+  // "statement"; two attributes of a process share a name. The tree keeps
+  // each key once, in its first place with its last value; so must the text.
+  Event ev;
+  Deadlock d;
+  Participant p;
+  p.id = "process1";
+  p.attributes = {{"status", "suspended", false}, {"trancount", "2", false},
+                  {"status", "running", false}};
+  d.processes = {p};
+  d.victims = {"process1"};
+  d.statement = "UPDATE a SET n = 1;";
+  d.context = {ContextFrame{}};
+  d.context[0].text = "first";
+  ev.deadlock = d;
+  LockWait lw;
+  lw.waiter = "7";
+  lw.statement = "UPDATE b SET n = \"2\";";
+  lw.context = {ContextFrame{}};
+  lw.context[0].text = "second";
+  ev.lock_wait = lw;
+  for (int indent : {-1, 2}) {
+    const std::string text = EventJsonText(ev, indent, 4);
+    CHECK(text == (indent < 0 ? DumpJson(EventToJson(ev), -1) : DumpJsonAt(EventToJson(ev), 4)));
+    const json back = json::parse(text);
+    CHECK(back["statement"] == "UPDATE b SET n = \"2\";");
+    CHECK(back["context"][0]["text"] == "second");
+    CHECK(back["processes"][0]["attributes"] == json({{"status", "running"}, {"trancount", "2"}}));
+  }
+  ev.lock_wait.reset();  // one kind of fields: written key by key
+  const std::string text = EventJsonText(ev, -1, 0);
+  CHECK(text == DumpJson(EventToJson(ev), -1));
+  CHECK(text.find(R"("attributes":{"status":"running","trancount":"2"})") != std::string::npos);
 }
 
 }  // namespace lockgraph
