@@ -35,19 +35,38 @@ std::string_view UnescapeSyslog(std::string_view in, std::string* out) {
   return *out;
 }
 
+namespace {
+
+// Groups: time, host, ident, pid, (empty: where the message starts), seq,
+// chunk. `month`: the letters of a BSD timestamp's month.
+std::string FramePattern(const char* month) {
+  return std::string(R"((?:<\d{1,3}>(?:1 )?)?)"
+                     R"((\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
+                     R"(|)") +
+         month +
+         R"(\.? {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?))"
+         R"( (\S+) ([^\s\[\]]+)\[(\d+)\]:(?: |$)())"
+         R"((?:\[(\d+)(?:-(\d+))?\](?: |$))?)";
+}
+
+}  // namespace
+
 bool ParseSyslogFrame(std::string_view line, SyslogFrame* out) {
-  // Groups: time, host, ident, pid, (empty: where the message starts), seq,
-  // chunk.
-  static const RE2 kFrame(
-      R"((?:<\d{1,3}>(?:1 )?)?)"
-      R"((\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
-      R"(|\pL{2,9}\.? {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?))"
-      R"( (\S+) ([^\s\[\]]+)\[(\d+)\]:(?: |$)())"
-      R"((?:\[(\d+)(?:-(\d+))?\](?: |$))?)");
+  // A month is any letters (\pL: "déc.", "Okt"), but RE2 takes about 10 ms
+  // to compile \pL{2,9}, in every run that sniffs an input. The ASCII
+  // pattern is tried first; the full one, compiled when first needed, only
+  // on a line with a byte over 0x7f, the only kind it can match when the
+  // ASCII one does not (where both match they agree: the month's letters
+  // are followed by '.' or ' ', so both take the same run).
+  static const RE2 kAsciiFrame(FramePattern("[A-Za-z]{2,9}"));
   re2::StringPiece g[8];
-  if (!kFrame.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(),
-                    RE2::ANCHOR_START, g, 8))
-    return false;
+  const re2::StringPiece text(line.data(), line.size());
+  if (!kAsciiFrame.Match(text, 0, line.size(), RE2::ANCHOR_START, g, 8)) {
+    if (std::all_of(line.begin(), line.end(), [](char c) { return (c & 0x80) == 0; }))
+      return false;
+    static const RE2 kFrame(FramePattern(R"(\pL{2,9})"));
+    if (!kFrame.Match(text, 0, line.size(), RE2::ANCHOR_START, g, 8)) return false;
+  }
   auto pid = ParseNumber<int64_t>(View(g[4]));
   if (!pid) return false;
   out->time = View(g[1]);

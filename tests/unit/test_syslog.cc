@@ -78,7 +78,20 @@ TEST_CASE("ParseSyslogFrame: BSD, journald and ISO timestamps, [seq-chunk], [seq
   CHECK(f.text == "plain text");
 
   REQUIRE(ParseSyslogFrame("déc. 02 10:00:00 h postgres[9]: [1-1] ", &f));
+  CHECK(f.time == "déc. 02 10:00:00");
   CHECK(f.text.empty());
+  // Any letters make a month (the full pattern, for non-ASCII lines only),
+  // and a non-ASCII message after an ASCII month stays on the ASCII one.
+  REQUIRE(ParseSyslogFrame("дек  2 10:00:00 хост postgres[9]: [2-1] ОШИБКА:  x", &f));
+  CHECK(f.time == "дек  2 10:00:00");
+  CHECK(f.host == "хост");
+  CHECK(f.text == "ОШИБКА:  x");
+  REQUIRE(ParseSyslogFrame("Dec  2 10:00:00 h postgres[9]: [3-1] ОШИБКА:  x", &f));
+  CHECK(f.time == "Dec  2 10:00:00");
+  CHECK(f.text == "ОШИБКА:  x");
+  REQUIRE(ParseSyslogFrame("Decé 2 10:00:00 h postgres[9]: x", &f));
+  CHECK(f.time == "Decé 2 10:00:00");
+  CHECK_FALSE(ParseSyslogFrame("2021-01-21 12:58:34.900 CET [4136] ОШИБКА:  взаимоблокировка", &f));
 
   CHECK_FALSE(ParseSyslogFrame("2021-01-21 12:58:34.900 CET [4136] ERROR:  deadlock detected", &f));
   CHECK_FALSE(ParseSyslogFrame("Feb 11 13:15:39 test-pc kernel: no pid here", &f));
