@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "analysis/log_time.h"
 #include "rules/postgresql/builtin_rules.h"
@@ -30,14 +31,18 @@ struct ViolationText {
   std::string where, key, statement;
 };
 
+// pid and constraint point into RerunDuplicateKey::names_: a long log
+// repeats a few constraints and pids across many thousands of errors.
 struct Violation {
-  std::string pid, constraint;
+  const std::string* pid;
+  const std::string* constraint;
   std::optional<int64_t> ms;
   std::unique_ptr<ViolationText> text;
 };
 
 struct LockEvent {
-  std::string pid, where, text;  // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
+  const std::string* pid;        // in names_
+  std::string where, text;       // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
   std::string statement;         // a wait's statement; "" for a deadlock
   std::optional<int64_t> first_ms, last_ms;
 };
@@ -68,7 +73,7 @@ class RerunDuplicateKey : public Rule {
       if (st.table.empty()) return;  // no STATEMENT: the table is unknown
       Seen& seen = by_table_[st.table];
       seen.violations.push_back(
-          {pid, u.constraint, LogClockMs(event.time),
+          {Name(pid), Name(u.constraint), LogClockMs(event.time),
            std::make_unique<ViolationText>(ViolationText{pg_rules::Where(event), u.key, u.statement})});
       if (const std::optional<int64_t>& ms = seen.violations.back().ms)
         seen.violation_ms.insert(
@@ -80,7 +85,7 @@ class RerunDuplicateKey : public Rule {
       char ms[32] = "?";
       if (w.waited_ms) std::snprintf(ms, sizeof ms, "%.1f", *w.waited_ms);
       by_table_[facts.wait->table].locks.push_back(
-          {w.waiter, pg_rules::Where(event),
+          {Name(w.waiter), pg_rules::Where(event),
            w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
                WaitOutcomeName(w.outcome) + ")",
            w.statement, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
@@ -90,7 +95,7 @@ class RerunDuplicateKey : public Rule {
       for (const ProcessFacts& p : facts.deadlock->processes)
         if (!p.wait_table.empty()) tables[p.wait_table] = true;
       for (const auto& [table, unused] : tables)
-        by_table_[table].locks.push_back({pid, pg_rules::Where(event),
+        by_table_[table].locks.push_back({Name(pid), pg_rules::Where(event),
                                           "deadlock, victim " + event.deadlock->victim, "",
                                           LogClockMs(event.time), LogClockMs(event.time)});
     }
@@ -125,7 +130,7 @@ class RerunDuplicateKey : public Rule {
       if (group.errors.size() >= kShown) last_shown[constraint] = group.errors[kShown - 1];
     for (size_t i = 0; i < seen->violations.size(); ++i) {
       Violation& v = seen->violations[i];
-      auto it = last_shown.find(v.constraint);
+      auto it = last_shown.find(*v.constraint);
       if (v.text && it != last_shown.end() && i > it->second) {
         v.text.reset();
         --seen->with_text;
@@ -140,7 +145,7 @@ class RerunDuplicateKey : public Rule {
   static std::map<std::string, NearGroup> Pair(const Seen& seen) {
     std::vector<NearError> errors;
     errors.reserve(seen.violations.size());
-    for (const Violation& v : seen.violations) errors.push_back({v.ms, v.pid, v.constraint});
+    for (const Violation& v : seen.violations) errors.push_back({v.ms, *v.pid, *v.constraint});
     std::vector<NearSpan> spans;
     spans.reserve(seen.locks.size());
     for (const LockEvent& l : seen.locks) spans.push_back(Span(l));
@@ -162,7 +167,9 @@ class RerunDuplicateKey : public Rule {
   }
 
  private:
-  static NearSpan Span(const LockEvent& l) { return {l.first_ms, l.last_ms, l.pid}; }
+  static NearSpan Span(const LockEvent& l) { return {l.first_ms, l.last_ms, *l.pid}; }
+
+  const std::string* Name(const std::string& name) { return &*names_.insert(name).first; }
 
   Finding Make(const std::string& table, const std::string& constraint,
                const std::vector<const Violation*>& errors, const std::vector<const LockEvent*>& locks,
@@ -183,9 +190,9 @@ class RerunDuplicateKey : public Rule {
     std::vector<std::string> evidence;
     for (size_t i = 0; i < errors.size() && i < kShown; ++i) {
       const ViolationText& t = errors[i]->text ? *errors[i]->text : kNoText;
-      evidence.push_back(t.where + ": " + errors[i]->pid +
+      evidence.push_back(t.where + ": " + *errors[i]->pid +
                          " failed: duplicate key value violates unique constraint " +
-                         errors[i]->constraint);
+                         *errors[i]->constraint);
       if (!t.key.empty()) evidence.push_back("key: " + t.key);
       evidence.push_back("statement: " + pg_rules::OneLine(t.statement, 160));
     }
@@ -214,6 +221,7 @@ class RerunDuplicateKey : public Rule {
   }
 
   std::map<std::string, Seen> by_table_;
+  std::set<std::string> names_;  // pids and constraints, each once
 };
 
 }  // namespace
