@@ -189,6 +189,29 @@ size_t FindColonAndTwoSpaces(std::string_view s) {
   return std::string_view::npos;
 }
 
+bool EndsWord(char c) { return c == ' ' || c == ']' || c == ':' || c == '>'; }
+
+// Where the word that ends `s` starts: just after the last ' ', ']', ':' or
+// '>' (the usual ends of a prefix), or 0. Sixteen bytes at a time from the
+// end: a label's word ("LOG", "STATEMENT") fits in one step.
+size_t AfterLastWordEnd(std::string_view s) {
+  size_t end = s.size();
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' '), bracket = _mm_set1_epi8(']'),
+                colon = _mm_set1_epi8(':'), angle = _mm_set1_epi8('>');
+  for (; end >= 16; end -= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + end - 16));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, bracket)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, angle)));
+    if (const unsigned bits = unsigned(_mm_movemask_epi8(hit)))
+      return end - 16 + size_t(31 - __builtin_clz(bits)) + 1;
+  }
+#endif
+  // A plain loop: find_last_of calls memchr once per byte it steps over.
+  while (end > 0 && !EndsWord(s[end - 1])) --end;
+  return end;
+}
+
 }  // namespace
 
 std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* word) {
@@ -197,13 +220,7 @@ std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* wo
   std::string_view head = line.substr(0, 512);
   size_t colon = FindColonAndTwoSpaces(head);
   if (colon == std::string_view::npos || colon == 0) return std::nullopt;
-  // A plain loop: find_last_of calls memchr once per byte it steps over.
-  size_t start = colon;
-  while (start > 0) {
-    char c = head[start - 1];
-    if (c == ' ' || c == ']' || c == ':' || c == '>') break;
-    --start;
-  }
+  const size_t start = AfterLastWordEnd(head.substr(0, colon));
   *word = head.substr(start, colon - start);
   return start;
 }
