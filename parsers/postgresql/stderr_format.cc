@@ -42,8 +42,9 @@ class StderrParser : public LineParser, public FlushableParser {
       Continuation(line.substr(1), line, line_no);  // as the server writes it
       return;
     }
-    if (SkipFast(line, line_no)) {
-      Prefixed(last_label_);
+    PartLabel fast_label;
+    if (SkipFast(line, line_no, &fast_label)) {
+      Prefixed(fast_label);
       return;
     }
     PrefixedLine parsed;
@@ -156,8 +157,8 @@ class StderrParser : public LineParser, public FlushableParser {
   // matter only to a primary line that opens a record, and those are the
   // interesting ones, which go the slow way). Lines it is unsure about go
   // the slow way too, where the whole prefix is checked. True when the
-  // line was handled.
-  bool SkipFast(std::string_view line, uint64_t line_no) {
+  // line was handled; then `label` is its label.
+  bool SkipFast(std::string_view line, uint64_t line_no, PartLabel* label) {
     std::string_view word;
     std::optional<size_t> start = FindLabelStart(line, &word);
     if (!start) return false;
@@ -174,6 +175,7 @@ class StderrParser : public LineParser, public FlushableParser {
       if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
       if (PgEventBuilder::IsInteresting(text)) return false;
     }
+    *label = info->label;
     if (!assembler_.HasOpen()) return true;
     std::optional<int64_t> pid = matcher_->QuickPid(line.substr(0, *start));
     if (!pid) return false;

@@ -95,6 +95,32 @@ TEST_CASE("continuation TABs lost, and one space after each label (HTML)", "[std
   CHECK(r.summary.lines.unparsed == 0);
 }
 
+TEST_CASE("TABs lost: an uninteresting message's STATEMENT runs over lines too", "[stderr][paste]") {
+  // The error's STATEMENT goes the fast way (no record is opened for it),
+  // the deadlock's the slow way: the unindented lines after either are the
+  // rest of a STATEMENT, not lines the tool did not understand.
+  const std::string text =
+      "2026-12-05 10:00:00.000 UTC [10] u@d/psql LOG:  statement: BEGIN;\n"
+      "2026-12-05 10:00:01.000 UTC [11] u@d/psql ERROR:  relation \"nope\" does not exist at character 15\n"
+      "2026-12-05 10:00:01.000 UTC [11] u@d/psql STATEMENT:  SELECT *\n"
+      "FROM nope\n"
+      "WHERE x = 1;\n"
+      "2026-12-05 10:00:02.000 UTC [12] u@d/psql ERROR:  deadlock detected\n"
+      "2026-12-05 10:00:02.000 UTC [12] u@d/psql DETAIL:  Process 12 waits for ShareLock on "
+      "transaction 5; blocked by process 13.\n"
+      "Process 13 waits for ShareLock on transaction 6; blocked by process 12.\n"
+      "Process 12: UPDATE a SET x = 1;\n"
+      "Process 13: UPDATE b SET x = 1;\n"
+      "2026-12-05 10:00:02.000 UTC [12] u@d/psql STATEMENT:  UPDATE a\n"
+      "SET x = 1;\n";
+  Report r = AnalyzeText(text);
+  REQUIRE(r.events.size() == 1);
+  CHECK(r.events[0].deadlock->statement == "UPDATE a\nSET x = 1;");
+  CHECK(r.summary.lines.total == 12);
+  CHECK(r.summary.lines.parsed == 12);
+  CHECK(r.summary.lines.unparsed == 0);
+}
+
 TEST_CASE("a DETAIL whose ERROR line is missing (grep -A from the DETAIL)", "[stderr][paste]") {
   std::string text = kReport;
   text = text.substr(text.find('\n') + 1);  // no ERROR line
