@@ -27,11 +27,13 @@ std::string OneLine(std::string_view text, size_t max) {
 
 namespace {
 
-std::string Span(const SourceSpan& s) {
-  std::string out = std::to_string(s.first_line);
-  if (s.last_line > s.first_line) out += "-" + std::to_string(s.last_line);
+std::string Span(uint64_t first_line, uint64_t last_line) {
+  std::string out = std::to_string(first_line);
+  if (last_line > first_line) out += "-" + std::to_string(last_line);
   return out;
 }
+
+std::string Span(const SourceSpan& s) { return Span(s.first_line, s.last_line); }
 
 }  // namespace
 
@@ -41,6 +43,10 @@ std::string Lines(const Event& event) {
 }
 
 std::string Where(const Event& event) { return event.source.file + ":" + Span(event.source); }
+
+std::string Where(const std::string& file, uint64_t first_line, uint64_t last_line) {
+  return file + ":" + Span(first_line, last_line);
+}
 
 std::string EdgeText(const WaitEdge& e) {
   return e.waiter + " waits for " + e.mode + " on " + e.lock.Label() + ", blocked by " + e.blocker;

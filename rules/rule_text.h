@@ -22,6 +22,8 @@ std::string Lines(const Event& event);
 
 /// "file:14-21": where an event is, for run-level findings.
 std::string Where(const Event& event);
+/// The same for a file and line span kept apart from their event.
+std::string Where(const std::string& file, uint64_t first_line, uint64_t last_line);
 
 /// "7282 waits for ShareLock on transaction 742, blocked by 7267".
 std::string EdgeText(const WaitEdge& edge);

@@ -25,10 +25,18 @@ constexpr size_t kMaxKept = 4096;
 // The finding shows this many errors and lock events of a constraint.
 constexpr size_t kShown = 5;
 
+// Where an event is (pg_rules::Where), its file kept once in names_.
+struct Place {
+  const std::string* file;
+  uint64_t first_line, last_line;
+  std::string Text() const { return pg_rules::Where(*file, first_line, last_line); }
+};
+
 // What only the evidence of a finding reads of an error: dropped once it can
 // no longer be among the first kShown of its constraint.
 struct ViolationText {
-  std::string where, key, statement;
+  Place where;
+  std::string key, statement;
 };
 
 // pid and constraint point into RerunDuplicateKey::names_: a long log
@@ -42,7 +50,8 @@ struct Violation {
 
 struct LockEvent {
   const std::string* pid;        // in names_
-  std::string where, text;       // text: "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
+  Place where;
+  std::string text;              // "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
   std::string statement;         // a wait's statement; "" for a deadlock
   std::optional<int64_t> first_ms, last_ms;
 };
@@ -74,7 +83,7 @@ class RerunDuplicateKey : public Rule {
       Seen& seen = by_table_[st.table];
       seen.violations.push_back(
           {Name(pid), Name(u.constraint), LogClockMs(event.time),
-           std::make_unique<ViolationText>(ViolationText{pg_rules::Where(event), u.key, u.statement})});
+           std::make_unique<ViolationText>(ViolationText{At(event), u.key, u.statement})});
       if (const std::optional<int64_t>& ms = seen.violations.back().ms)
         seen.violation_ms.insert(
             std::upper_bound(seen.violation_ms.begin(), seen.violation_ms.end(), *ms), *ms);
@@ -85,7 +94,7 @@ class RerunDuplicateKey : public Rule {
       char ms[32] = "?";
       if (w.waited_ms) std::snprintf(ms, sizeof ms, "%.1f", *w.waited_ms);
       by_table_[facts.wait->table].locks.push_back(
-          {Name(w.waiter), pg_rules::Where(event),
+          {Name(w.waiter), At(event),
            w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
                WaitOutcomeName(w.outcome) + ")",
            w.statement, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
@@ -95,7 +104,7 @@ class RerunDuplicateKey : public Rule {
       for (const ProcessFacts& p : facts.deadlock->processes)
         if (!p.wait_table.empty()) tables[p.wait_table] = true;
       for (const auto& [table, unused] : tables)
-        by_table_[table].locks.push_back({Name(pid), pg_rules::Where(event),
+        by_table_[table].locks.push_back({Name(pid), At(event),
                                           "deadlock, victim " + event.deadlock->victim, "",
                                           LogClockMs(event.time), LogClockMs(event.time)});
     }
@@ -170,12 +179,14 @@ class RerunDuplicateKey : public Rule {
   static NearSpan Span(const LockEvent& l) { return {l.first_ms, l.last_ms, *l.pid}; }
 
   const std::string* Name(const std::string& name) { return &*names_.insert(name).first; }
+  Place At(const Event& e) { return {Name(e.source.file), e.source.first_line, e.source.last_line}; }
 
   Finding Make(const std::string& table, const std::string& constraint,
                const std::vector<const Violation*>& errors, const std::vector<const LockEvent*>& locks,
                bool after_own_wait) const {
     const Violation& first = *errors.front();
-    static const ViolationText kNoText;  // never: Trim keeps the text of what is shown
+    static const std::string kNoFile;
+    static const ViolationText kNoText{{&kNoFile, 0, 0}, "", ""};  // never: Trim keeps the text of what is shown
     const ViolationText& first_text = first.text ? *first.text : kNoText;
     std::string cols = KeyColumns(first_text.key);
     // Key values and statements stay out of the message and go to "key: "
@@ -190,14 +201,14 @@ class RerunDuplicateKey : public Rule {
     std::vector<std::string> evidence;
     for (size_t i = 0; i < errors.size() && i < kShown; ++i) {
       const ViolationText& t = errors[i]->text ? *errors[i]->text : kNoText;
-      evidence.push_back(t.where + ": " + *errors[i]->pid +
+      evidence.push_back(t.where.Text() + ": " + *errors[i]->pid +
                          " failed: duplicate key value violates unique constraint " +
                          *errors[i]->constraint);
       if (!t.key.empty()) evidence.push_back("key: " + t.key);
       evidence.push_back("statement: " + pg_rules::OneLine(t.statement, 160));
     }
     for (size_t i = 0; i < locks.size() && i < kShown; ++i) {
-      evidence.push_back(locks[i]->where + ": " + locks[i]->text);
+      evidence.push_back(locks[i]->where.Text() + ": " + locks[i]->text);
       if (!locks[i]->statement.empty())
         evidence.push_back("statement: " + pg_rules::OneLine(locks[i]->statement, 160));
     }
@@ -221,7 +232,7 @@ class RerunDuplicateKey : public Rule {
   }
 
   std::map<std::string, Seen> by_table_;
-  std::set<std::string> names_;  // pids and constraints, each once
+  std::set<std::string> names_;  // pids, constraints and file names, each once
 };
 
 }  // namespace
