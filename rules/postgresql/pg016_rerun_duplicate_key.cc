@@ -10,6 +10,7 @@
 #include <set>
 
 #include "analysis/log_time.h"
+#include "io/text_spool.h"
 #include "rules/postgresql/builtin_rules.h"
 #include "rules/postgresql/pg016_near.h"
 #include "rules/rule_text.h"
@@ -32,11 +33,18 @@ struct Place {
   std::string Text() const { return pg_rules::Where(*file, first_line, last_line); }
 };
 
+// Two texts of an error or a lock event, one after the other in the rule's
+// TextSpool (on disk past 1 MiB): read back only for the evidence shown.
+struct TextPair {
+  TextSpool::Ref ref;
+  uint32_t first_size = 0;
+};
+
 // What only the evidence of a finding reads of an error: dropped once it can
 // no longer be among the first kShown of its constraint.
 struct ViolationText {
   Place where;
-  std::string key, statement;
+  TextPair key_statement;
 };
 
 // pid and constraint point into RerunDuplicateKey::names_: a long log
@@ -51,8 +59,9 @@ struct Violation {
 struct LockEvent {
   const std::string* pid;        // in names_
   Place where;
-  std::string text;              // "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)"
-  std::string statement;         // a wait's statement; "" for a deadlock
+  // "12 waited 1502.3 ms for ShareLock on transaction 7 (acquired)", then a
+  // wait's statement ("" for a deadlock).
+  TextPair text_statement;
   std::optional<int64_t> first_ms, last_ms;
 };
 
@@ -83,7 +92,7 @@ class RerunDuplicateKey : public Rule {
       Seen& seen = by_table_[st.table];
       seen.violations.push_back(
           {Name(pid), Name(u.constraint), LogClockMs(event.time),
-           std::make_unique<ViolationText>(ViolationText{At(event), u.key, u.statement})});
+           std::make_unique<ViolationText>(ViolationText{At(event), Keep(u.key, u.statement)})});
       if (const std::optional<int64_t>& ms = seen.violations.back().ms)
         seen.violation_ms.insert(
             std::upper_bound(seen.violation_ms.begin(), seen.violation_ms.end(), *ms), *ms);
@@ -95,9 +104,10 @@ class RerunDuplicateKey : public Rule {
       if (w.waited_ms) std::snprintf(ms, sizeof ms, "%.1f", *w.waited_ms);
       by_table_[facts.wait->table].locks.push_back(
           {Name(w.waiter), At(event),
-           w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
-               WaitOutcomeName(w.outcome) + ")",
-           w.statement, LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
+           Keep(w.waiter + " waited " + ms + " ms for " + w.mode + " on " + w.lock.Label() + " (" +
+                    WaitOutcomeName(w.outcome) + ")",
+                w.statement),
+           LogClockMs(w.start_time), LogClockMs(w.end_time.empty() ? event.time : w.end_time)});
       Prune(&by_table_[facts.wait->table]);
     } else if (event.deadlock && facts.deadlock) {
       std::map<std::string, bool> tables;
@@ -105,7 +115,7 @@ class RerunDuplicateKey : public Rule {
         if (!p.wait_table.empty()) tables[p.wait_table] = true;
       for (const auto& [table, unused] : tables)
         by_table_[table].locks.push_back({Name(pid), At(event),
-                                          "deadlock, victim " + event.deadlock->victim, "",
+                                          Keep("deadlock, victim " + event.deadlock->victim, ""),
                                           LogClockMs(event.time), LogClockMs(event.time)});
     }
   }
@@ -181,14 +191,30 @@ class RerunDuplicateKey : public Rule {
   const std::string* Name(const std::string& name) { return &*names_.insert(name).first; }
   Place At(const Event& e) { return {Name(e.source.file), e.source.first_line, e.source.last_line}; }
 
+  TextPair Keep(std::string_view first, std::string_view second) {
+    std::string both;
+    both.reserve(first.size() + second.size());
+    both.append(first).append(second);
+    return {texts_.Add(both), uint32_t(first.size())};
+  }
+
+  std::pair<std::string, std::string> Read(const TextPair& p) {
+    std::string buffer;
+    std::string_view both;
+    if (!texts_.Read(p.ref, &buffer, &both))
+      return {"(lockgraph could not read its temporary file back)", ""};
+    return {std::string(both.substr(0, p.first_size)), std::string(both.substr(p.first_size))};
+  }
+
   Finding Make(const std::string& table, const std::string& constraint,
                const std::vector<const Violation*>& errors, const std::vector<const LockEvent*>& locks,
-               bool after_own_wait) const {
-    const Violation& first = *errors.front();
-    static const std::string kNoFile;
-    static const ViolationText kNoText{{&kNoFile, 0, 0}, "", ""};  // never: Trim keeps the text of what is shown
-    const ViolationText& first_text = first.text ? *first.text : kNoText;
-    std::string cols = KeyColumns(first_text.key);
+               bool after_own_wait) {
+    // Trim keeps the text of every error shown: none is ever without.
+    auto text_of = [&](const Violation& v) {
+      return v.text ? std::make_pair(v.text->where.Text(), Read(v.text->key_statement))
+                    : std::make_pair(std::string(), std::make_pair(std::string(), std::string()));
+    };
+    std::string cols = KeyColumns(text_of(*errors.front()).second.first);
     // Key values and statements stay out of the message and go to "key: "
     // and "statement: " lines, which --redact masks (run-level findings).
     std::string message =
@@ -200,17 +226,18 @@ class RerunDuplicateKey : public Rule {
         (after_own_wait ? "; the failing backend had waited for the lock first" : "");
     std::vector<std::string> evidence;
     for (size_t i = 0; i < errors.size() && i < kShown; ++i) {
-      const ViolationText& t = errors[i]->text ? *errors[i]->text : kNoText;
-      evidence.push_back(t.where.Text() + ": " + *errors[i]->pid +
+      const auto [where, key_statement] = text_of(*errors[i]);
+      const auto& [key, statement] = key_statement;
+      evidence.push_back(where + ": " + *errors[i]->pid +
                          " failed: duplicate key value violates unique constraint " +
                          *errors[i]->constraint);
-      if (!t.key.empty()) evidence.push_back("key: " + t.key);
-      evidence.push_back("statement: " + pg_rules::OneLine(t.statement, 160));
+      if (!key.empty()) evidence.push_back("key: " + key);
+      evidence.push_back("statement: " + pg_rules::OneLine(statement, 160));
     }
     for (size_t i = 0; i < locks.size() && i < kShown; ++i) {
-      evidence.push_back(locks[i]->where.Text() + ": " + locks[i]->text);
-      if (!locks[i]->statement.empty())
-        evidence.push_back("statement: " + pg_rules::OneLine(locks[i]->statement, 160));
+      const auto [text, statement] = Read(locks[i]->text_statement);
+      evidence.push_back(locks[i]->where.Text() + ": " + text);
+      if (!statement.empty()) evidence.push_back("statement: " + pg_rules::OneLine(statement, 160));
     }
     std::string hint =
         "Two runs of the same work inserted the same rows of " + table + " at the same time: one "
@@ -233,6 +260,7 @@ class RerunDuplicateKey : public Rule {
 
   std::map<std::string, Seen> by_table_;
   std::set<std::string> names_;  // pids, constraints and file names, each once
+  TextSpool texts_{1 << 20};     // the TextPairs' bytes
 };
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/text_spool.h"
+
 namespace lockgraph {
 
 /// Not thread-safe, not copyable.
@@ -30,7 +32,7 @@ class EventSpool {
   bool Add(uint32_t input, uint64_t first_line, std::string_view text);
 
   size_t size() const { return entries_.size(); }
-  bool spilled() const { return file_ != nullptr; }
+  bool spilled() const { return texts_.spilled(); }
 
   /// Calls `fn` with each text in log order: by input, then first line,
   /// then the order they were added. Returns false on a read error.
@@ -45,21 +47,16 @@ class EventSpool {
   bool Read(uint32_t index, std::string* text);
 
  private:
-  struct Entry {
+  struct Entry {  // 24 bytes: a Ref's two fields apart
     uint64_t first_line;
-    uint64_t offset;  // in memory_ or, once spilled, in file_
+    uint64_t offset;
     uint32_t input;
     uint32_t length;
+    TextSpool::Ref text() const { return {offset, length}; }
   };
-  bool Spill();
-  bool ReadEntry(const Entry& e, std::string* buffer, std::string_view* text);
 
-  size_t budget_;
-  std::string memory_;
+  TextSpool texts_;
   std::vector<Entry> entries_;
-  std::FILE* file_ = nullptr;
-  uint64_t file_size_ = 0;
-  bool unflushed_ = false;  // written since the last read
   bool failed_ = false;
 };
 

@@ -1,0 +1,54 @@
+// See text_spool.h.
+#include "io/text_spool.h"
+
+namespace lockgraph {
+
+TextSpool::TextSpool(size_t memory_budget) : budget_(memory_budget) {}
+
+TextSpool::~TextSpool() {
+  if (file_) std::fclose(file_);
+}
+
+bool TextSpool::Spill() {
+  // tmpfile() is unlinked at once: nothing is left behind, even after a crash.
+  if (!file_) {
+    file_ = std::tmpfile();
+    if (!file_) return false;
+  } else if (std::fseek(file_, 0, SEEK_END) != 0) {  // reads may have moved it
+    return false;
+  }
+  if (!memory_.empty() && std::fwrite(memory_.data(), 1, memory_.size(), file_) != memory_.size())
+    return false;
+  file_size_ += memory_.size();
+  memory_.clear();
+  unflushed_ = true;
+  return true;
+}
+
+TextSpool::Ref TextSpool::Add(std::string_view text, bool* spill_failed) {
+  // Offsets count from the start of the file, then of memory_: the bytes in
+  // memory_ are the file's tail once they are spilled.
+  const Ref ref{file_size_ + memory_.size(), uint32_t(text.size())};
+  memory_.append(text);
+  // After a failed write the file's tail is unknown: memory_ keeps the rest.
+  if (memory_.size() > budget_ && !spill_failed_ && !Spill()) spill_failed_ = true;
+  if (spill_failed && spill_failed_) *spill_failed = true;
+  return ref;
+}
+
+bool TextSpool::Read(Ref ref, std::string* buffer, std::string_view* text) {
+  if (ref.offset >= file_size_) {
+    *text = std::string_view(memory_).substr(ref.offset - file_size_, ref.length);
+    return true;
+  }
+  if (unflushed_ && std::fflush(file_) != 0) return false;
+  unflushed_ = false;
+  buffer->resize(ref.length);
+  if (std::fseek(file_, long(ref.offset), SEEK_SET) != 0 ||
+      std::fread(buffer->data(), 1, ref.length, file_) != ref.length)
+    return false;
+  *text = *buffer;
+  return true;
+}
+
+}  // namespace lockgraph
