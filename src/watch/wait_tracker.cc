@@ -70,49 +70,72 @@ std::optional<double> WaitTracker::WaitedUntil(const Wait& old, std::optional<in
   return *old.carried_ms + *old.waiter.wait_age_ms + double(*now_us - *old.sampled_us) / 1000;
 }
 
+Event WaitTracker::Ended(const Wait& old, const Event& head, std::optional<int64_t> now_us) {
+  Event ev = WaitEvent(EventType::kWaitEnded, head, old.waiter, {});
+  ev.wait_change->waited_ms = WaitedUntil(old, now_us);
+  return ev;
+}
+
+// `b` waits on in the statement `old` waited in: for the same lock (nothing
+// to say) or for another (wait_changed, into `changed`). Returns its wait.
+WaitTracker::Wait WaitTracker::WaitsOn(const Wait& old, const Backend& b, std::optional<int64_t> now_us,
+                                       const Event& head, const std::vector<WaitEdge>& edges,
+                                       std::vector<Event>* changed) {
+  Wait w{b, now_us, old.carried_ms};
+  if (SameLock(old.waiter, b)) return w;
+  std::optional<double> total = WaitedUntil(old, now_us);
+  w.carried_ms = total && b.wait_age_ms ? std::optional<double>(std::max(0.0, *total - *b.wait_age_ms))
+                                        : std::nullopt;
+  Event ev = WaitEvent(EventType::kWaitChanged, head, b, edges);
+  ev.wait_change->previous_mode = old.waiter.wait_mode;
+  ev.wait_change->previous_lock = old.waiter.wait_lock;
+  ev.wait_change->waited_ms = total;
+  changed->push_back(std::move(ev));
+  return w;
+}
+
 void WaitTracker::UpdateWaits(const std::map<std::string, Backend>& backends,
                               const std::vector<WaitEdge>& edges, const Event& head,
                               std::vector<Event>* out) {
   std::optional<int64_t> now_us;
   if (head.epoch_ms) now_us = *head.epoch_ms * 1000;
-  std::map<std::string, Wait> waits;
-  std::vector<Event> changed, started;
-  std::set<std::string> ended;  // waited at the last poll, and that wait is over
+  auto waits_on = [&](const std::string& id, const Wait& old) {
+    auto b = backends.find(id);
+    return b != backends.end() && !b->second.wait_mode.empty() && SameStatement(old, b->second, now_us);
+  };
+  std::vector<Event> ended, changed, started;
+  // Missing from the last poll and not waiting on now: the held wait_ended.
+  for (auto& [id, m] : missing_)
+    if (!waits_on(id, m.wait)) ended.push_back(std::move(m.ended));
+  // Waited at the last poll: missing now (held), or waiting no more.
+  std::map<std::string, Missing> missing;
   for (const auto& [id, old] : waits_)
-    if (!backends.count(id) || backends.at(id).wait_mode.empty()) ended.insert(id);
+    if (!backends.count(id)) missing[id] = {old, Ended(old, head, now_us)};
+    else if (!waits_on(id, old)) ended.push_back(Ended(old, head, now_us));
+  std::map<std::string, Wait> waits;
   for (const auto& [id, b] : backends) {
     if (b.wait_mode.empty()) continue;
-    Wait w{b, now_us};
-    auto old = waits_.find(id);
-    if (old != waits_.end() && SameStatement(old->second, b, now_us)) {
-      w.carried_ms = old->second.carried_ms;
-      if (SameLock(old->second.waiter, b)) {
-        waits[id] = std::move(w);
-        continue;
-      }
-      std::optional<double> total = WaitedUntil(old->second, now_us);
-      w.carried_ms = total && b.wait_age_ms ? std::optional<double>(std::max(0.0, *total - *b.wait_age_ms))
-                                            : std::nullopt;
-      Event ev = WaitEvent(EventType::kWaitChanged, head, b, edges);
-      ev.wait_change->previous_mode = old->second.waiter.wait_mode;
-      ev.wait_change->previous_lock = old->second.waiter.wait_lock;
-      ev.wait_change->waited_ms = total;
-      changed.push_back(std::move(ev));
+    const Wait* old = nullptr;
+    if (auto w = waits_.find(id); w != waits_.end()) old = &w->second;
+    else if (auto m = missing_.find(id); m != missing_.end()) old = &m->second.wait;
+    if (old && waits_on(id, *old)) {
+      waits[id] = WaitsOn(*old, b, now_us, head, edges, &changed);
     } else {
-      if (old != waits_.end()) ended.insert(id);  // another statement waits now
       started.push_back(WaitEvent(EventType::kWaitStarted, head, b, edges));
+      waits[id] = Wait{b, now_us};
     }
-    waits[id] = std::move(w);
   }
-  for (const std::string& id : ended) {
-    const Wait& old = waits_.at(id);
-    Event ev = WaitEvent(EventType::kWaitEnded, head, old.waiter, {});
-    ev.wait_change->waited_ms = WaitedUntil(old, now_us);
-    out->push_back(std::move(ev));
-  }
-  for (Event& ev : changed) out->push_back(std::move(ev));
-  for (Event& ev : started) out->push_back(std::move(ev));
+  for (auto* events : {&ended, &changed, &started})
+    for (Event& ev : *events) out->push_back(std::move(ev));
   waits_ = std::move(waits);
+  missing_ = std::move(missing);
+}
+
+std::vector<Event> WaitTracker::Finish() {
+  std::vector<Event> out;
+  for (auto& [id, m] : missing_) out.push_back(std::move(m.ended));
+  missing_.clear();
+  return out;
 }
 
 void WaitTracker::UpdateShapes(const std::vector<Event>& events, const Event& head,

@@ -79,6 +79,7 @@ class Watcher {
       if (options_.once || g_stop || refused_) break;
       if (!SleepUntil(round_start, start)) break;
     }
+    FlushHeld();
     if (options_.format == "ndjson") WriteNdjsonSummary();
     if (refused_) return 2;
     for (const Server& s : servers_)
@@ -137,6 +138,19 @@ class Watcher {
     }
     for (Event& ev : changes) r->ndjson.push_back(std::move(ev));
     return true;
+  }
+
+  // A stopping watch: the wait_ended events the trackers still hold for
+  // processes missing from the last poll (WaitTracker::Finish).
+  void FlushHeld() {
+    for (Server& s : servers_)
+      for (Event& ev : s.tracker.Finish()) {
+        if (options_.redact) RedactEvent(&ev);
+        Times().Apply(&ev);
+        if (options_.metrics) options_.metrics->OnEvent(ev);
+        if (options_.format == "ndjson") out_ << DumpJson(EventToJson(ev), -1) << '\n';
+      }
+    out_.flush();
   }
 
   bool Failed(Server& s, const SnapshotSource::Result& res, Round* r) {

@@ -9,7 +9,9 @@
 # scripts/watch-scenarios.sh and, while it holds, checks that `watch --once` and
 # `analyze` of the same moment saved three ways (docs/snapshot.sql as CSV and JSON,
 # a plain pg_locks dump) report it exactly: members, root, depths, modes, locks, edge
-# bases, cycle. Then the four at once (text, json, ndjson), several servers, the PG*
+# bases, cycle. Then the four at once (text, json, ndjson), a tuple-lock queue whose
+# holder is terminated (as it comes, and with a poll between the waiter's two locks,
+# made with SIGSTOP), several servers, the PG*
 # environment and a service file, password masking, the poller's session settings,
 # a poller that gives up instead of waiting for a lock, a reconnect after the poller's
 # backend is killed, and exit codes. Prints one line per check and "N passed, M failed".
@@ -243,8 +245,10 @@ tuple_queue() {
   _lgw_terminate_all
   _lg_close_all
 }
-tuple_queue >"$WORK/tq.out" 2>&1
-out=$(python3 - "$WORK/tq.ndjson" "${TQ_TB:-0}" "${TQ_TC:-0}" <<'PY'
+# tq_verify NDJSON TB TC: TC started once, changed once (tuple -> transactionid, blocked
+# by TB), never ended; TB ended once. Prints "ok" or what differs.
+tq_verify() {
+  python3 - "$1" "$2" "$3" <<'PY'
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
 tb, tc = int(sys.argv[2]), int(sys.argv[3])
@@ -264,12 +268,64 @@ else:
 if len(of(tb, "wait_ended")) != 1: problems.append(f"TB ended {len(of(tb, 'wait_ended'))}x")
 print("ok" if not problems else "; ".join(problems))
 PY
-)
+}
+tuple_queue >"$WORK/tq.out" 2>&1
+out=$(tq_verify "$WORK/tq.ndjson" "${TQ_TB:-0}" "${TQ_TC:-0}")
 if [ "$out" = ok ]; then
   check pass "tuple-lock queue, holder killed: the waiter behind waits on (wait_changed, tuple -> transactionid)"
 else
   check fail "tuple-lock queue, holder killed: the waiter behind waits on (wait_changed, tuple -> transactionid)" \
     "$out; $(tail -c 300 "$WORK/tq.out")"
+fi
+
+# ---- the same queue, a poll between the waiter's two locks (docs/watch.md) --------------
+# TC's backend is stopped (SIGSTOP) before TA is terminated: TB's release grants TC the
+# tuple lock, but TC cannot queue for TB's transaction, so the next poll sees it nowhere
+# (what a busy machine does for a few milliseconds). Once such a poll is written (a
+# chain_ended with no chain after it), TC goes on (SIGCONT) and waits for TB's xid well
+# before the next poll, 1 s later.
+tq_no_chain_after_end() {
+  python3 - "$1" <<'PY'
+import json, sys
+types = [json.loads(l)["type"] for l in open(sys.argv[1]) if l.strip()]
+end = max((i for i, t in enumerate(types) if t == "chain_ended"), default=None)
+sys.exit(0 if end is not None and "chain" not in types[end:] else 1)
+PY
+}
+tuple_gap() {
+  local s
+  _LG_SESSIONS=()
+  for s in TA TB TC; do _lgw_open $s lg_watch_tg_$s && _lg_step $s "BEGIN;" || return 1; done
+  _lg_step TA "UPDATE accounts SET balance = balance + 1 WHERE id = 11;" || return 1
+  _lg_send TB "UPDATE accounts SET balance = balance + 2 WHERE id = 11;"
+  _lgw_wait_lock TB || return 1
+  _lg_send TC "UPDATE accounts SET balance = balance + 3 WHERE id = 11;"
+  _lgw_wait_lock TC || return 1
+  "$BIN" watch --interval 1s --format ndjson "$DSN" >"$WORK/tg.ndjson" 2>"$WORK/tg.err" &
+  local wpid=$! tc=${_LG_BACKEND[TC]}
+  BG_PIDS+=("$wpid")
+  for _ in $(seq 100); do grep -q "\"type\":\"wait_started\".*\"pid\":$tc[,}]" "$WORK/tg.ndjson" && break; sleep 0.1; done
+  kill -STOP "$tc" || return 1
+  _lg_q -- "select pg_terminate_backend(${_LG_BACKEND[TA]})" >/dev/null
+  local gap=0
+  for _ in $(seq 100); do tq_no_chain_after_end "$WORK/tg.ndjson" && { gap=1; break; }; sleep 0.05; done
+  kill -CONT "$tc"
+  [ "$gap" = 1 ] || echo "no poll saw the queue gone"
+  for _ in $(seq 50); do grep -q '"type":"wait_changed"' "$WORK/tg.ndjson" && break; sleep 0.1; done
+  sleep 2.5  # two more polls: nothing else may happen to TC's wait
+  kill -INT "$wpid"; wait "$wpid"
+  TG_TB=${_LG_BACKEND[TB]} TG_TC=$tc TG_GAP=$gap
+  _lgw_terminate_all
+  _lg_close_all
+}
+tuple_gap >"$WORK/tg.out" 2>&1
+out=$(tq_verify "$WORK/tg.ndjson" "${TG_TB:-0}" "${TG_TC:-0}")
+[ "${TG_GAP:-0}" = 1 ] || out="no poll between the two locks; $out"
+if [ "$out" = ok ]; then
+  check pass "tuple-lock queue, a poll between the waiter's two locks: still one wait (wait_changed)"
+else
+  check fail "tuple-lock queue, a poll between the waiter's two locks: still one wait (wait_changed)" \
+    "$out; $(tail -c 300 "$WORK/tg.out")"
 fi
 
 # ---- connection handling ----------------------------------------------------------------
