@@ -26,12 +26,17 @@ bool TextSpool::Spill() {
 }
 
 TextSpool::Ref TextSpool::Add(std::string_view text, bool* spill_failed) {
+  // Spilled before the text that would pass the budget, so that memory_,
+  // reserved once, never grows (a doubling string held twice its budget,
+  // three times while it moved). After a failed write the file's tail is
+  // unknown: memory_ keeps the rest.
+  if (!memory_.empty() && memory_.size() + text.size() > budget_ && !spill_failed_ && !Spill())
+    spill_failed_ = true;
+  if (memory_.capacity() < budget_) memory_.reserve(budget_);
   // Offsets count from the start of the file, then of memory_: the bytes in
   // memory_ are the file's tail once they are spilled.
   const Ref ref{file_size_ + memory_.size(), uint32_t(text.size())};
   memory_.append(text);
-  // After a failed write the file's tail is unknown: memory_ keeps the rest.
-  if (memory_.size() > budget_ && !spill_failed_ && !Spill()) spill_failed_ = true;
   if (spill_failed && spill_failed_) *spill_failed = true;
   return ref;
 }
