@@ -8,7 +8,7 @@ namespace {
 
 // Items waiting at most: events are rare (a few thousand per GB of log),
 // so this bounds memory only when the consumer is far behind.
-constexpr size_t kCapacity = 4096;
+constexpr size_t kCapacity = 1024;
 
 }  // namespace
 

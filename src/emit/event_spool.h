@@ -21,7 +21,7 @@ namespace lockgraph {
 class EventSpool {
  public:
   /// `memory_budget`: bytes of text held in memory before spilling.
-  explicit EventSpool(size_t memory_budget = 4 << 20);
+  explicit EventSpool(size_t memory_budget = 1 << 20);
   ~EventSpool();
   EventSpool(const EventSpool&) = delete;
   EventSpool& operator=(const EventSpool&) = delete;

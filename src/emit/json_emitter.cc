@@ -3,7 +3,7 @@
 // event by event (each dumped and indented on its own), so that no JSON tree
 // of the whole report is ever built; the layout is nlohmann's indent of 2.
 // Under `analyze` each event is rendered when it is made and kept in an
-// EventSpool (spilled to a temporary file past 4 MiB), not as an Event, so
+// EventSpool (spilled to a temporary file past 1 MiB), not as an Event, so
 // memory stays flat on logs of any size.
 #include <iostream>
 

@@ -4,7 +4,7 @@
 // run-level findings and a summary. Control characters from the log are
 // shown escaped so that a hostile query cannot drive the terminal.
 // Keeps no events: each is rendered when it is made, without its number,
-// into an EventSpool (4 MiB, then an unlinked temporary file); Write numbers
+// into an EventSpool (1 MiB, then an unlinked temporary file); Write numbers
 // them in log order and groups the deadlocks, from small per-event keys, so
 // memory stays flat on logs of any size (docs/performance.md#memory).
 #include <cstdio>
