@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "parsers/postgresql/labels.h"
+#include "parsers/postgresql/prefix_skeleton.h"
 #include "text/number.h"
 
 namespace lockgraph {
@@ -349,13 +350,19 @@ std::optional<std::string> DetectPrefix(const std::vector<std::string>& head,
   int best_score = 0;
   std::pair<size_t, size_t> best_fit{0, 0};
   auto consider = [&](const std::string& prefix) {
+    // A prefix no line can fit scores 0 and is never chosen: not compiled.
+    const PrefixSkeleton skeleton(prefix);
+    std::vector<std::string_view> fitting;
+    for (std::string_view line : candidates)
+      if (skeleton.MayMatch(line)) fitting.push_back(line);
+    if (fitting.empty()) return;
     const PrefixMatcher* m = CachedMatcher(prefix);
     if (!m) return;
     int score = 0;
     std::pair<size_t, size_t> fit{0, 0};
     PrefixedLine out;
     SessionInfo s;
-    for (std::string_view line : candidates) {
+    for (std::string_view line : fitting) {
       if (!m->Match(line, &out, &s)) continue;
       ++score;
       fit.first += !out.time.empty() + out.pid.has_value() + !s.user.empty() +
