@@ -224,15 +224,19 @@ grep -E '^(PASS|FAIL)' "$WORK/all.hold.out"
 # TA updates account 7 and stays open; TB's UPDATE of it waits for TA's xid (holding the
 # tuple lock); TC's waits for the tuple lock behind TB. TA is terminated: TB gets the row,
 # and TC, in the same statement, now waits for TB's xid: one wait that changed, not ended.
-tuple_queue() {
+# tq_build TAG ID: the queue on account ID, sessions named lg_watch_TAG_TA, _TB, _TC.
+tq_build() {
   local s
   _LG_SESSIONS=()
-  for s in TA TB TC; do _lgw_open $s lg_watch_tq_$s && _lg_step $s "BEGIN;" || return 1; done
-  _lg_step TA "UPDATE accounts SET balance = balance + 1 WHERE id = 7;" || return 1
-  _lg_send TB "UPDATE accounts SET balance = balance + 2 WHERE id = 7;"
+  for s in TA TB TC; do _lgw_open $s "lg_watch_$1_$s" && _lg_step $s "BEGIN;" || return 1; done
+  _lg_step TA "UPDATE accounts SET balance = balance + 1 WHERE id = $2;" || return 1
+  _lg_send TB "UPDATE accounts SET balance = balance + 2 WHERE id = $2;"
   _lgw_wait_lock TB || return 1
-  _lg_send TC "UPDATE accounts SET balance = balance + 3 WHERE id = 7;"
-  _lgw_wait_lock TC || return 1
+  _lg_send TC "UPDATE accounts SET balance = balance + 3 WHERE id = $2;"
+  _lgw_wait_lock TC
+}
+tuple_queue() {
+  tq_build tq 7 || return 1
   "$BIN" watch --interval 200ms --format ndjson "$DSN" >"$WORK/tq.ndjson" 2>"$WORK/tq.err" &
   local wpid=$!
   BG_PIDS+=("$wpid")
@@ -293,14 +297,7 @@ sys.exit(0 if end is not None and "chain" not in types[end:] else 1)
 PY
 }
 tuple_gap() {
-  local s
-  _LG_SESSIONS=()
-  for s in TA TB TC; do _lgw_open $s lg_watch_tg_$s && _lg_step $s "BEGIN;" || return 1; done
-  _lg_step TA "UPDATE accounts SET balance = balance + 1 WHERE id = 11;" || return 1
-  _lg_send TB "UPDATE accounts SET balance = balance + 2 WHERE id = 11;"
-  _lgw_wait_lock TB || return 1
-  _lg_send TC "UPDATE accounts SET balance = balance + 3 WHERE id = 11;"
-  _lgw_wait_lock TC || return 1
+  tq_build tg 11 || return 1
   "$BIN" watch --interval 1s --format ndjson "$DSN" >"$WORK/tg.ndjson" 2>"$WORK/tg.err" &
   local wpid=$! tc=${_LG_BACKEND[TC]}
   BG_PIDS+=("$wpid")
