@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   // stay mmap'd and go back to the system when freed. By default glibc
   // raises this threshold after the first such free (up to 32 MiB), and later
   // large blocks come from the heap, whose freed middle is never given back:
-  // 10 x 1 GiB through a pipe, text 62.3 -> 53.3 MB peak RSS, no slower
+  // 10 x 1 GiB through a pipe, text 62.3 -> 53.9 MB peak RSS, no slower
   // (docs/performance.md#what-bounds-memory).
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif

@@ -2,7 +2,6 @@
 #include "watch/wait_tracker.h"
 
 #include <algorithm>
-#include <set>
 
 namespace lockgraph {
 namespace {
