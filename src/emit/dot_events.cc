@@ -1,8 +1,6 @@
 // See dot_events.h.
 #include "emit/dot_events.h"
 
-#include <graphviz/cgraph.h>
-
 #include "emit/deadlock_text.h"
 
 namespace lockgraph {
@@ -33,11 +31,11 @@ std::string At(const std::string& time) { return time.empty() ? "" : " at " + ti
 
 }  // namespace
 
-void AddDeadlockCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
+void AddDeadlockCluster(DotSink& graph, const Event& ev, const std::string& prefix,
                         const std::string& title) {
   const Deadlock& d = *ev.deadlock;
-  Agraph_t* sub = graph.Cluster(prefix, title + At(ev.time) +
-                                            (d.complete ? "" : " (incomplete)") + FindingNote(ev));
+  DotObject sub = graph.AddCluster(
+      prefix, title + At(ev.time) + (d.complete ? "" : " (incomplete)") + FindingNote(ev));
   const char* color = FindingColor(ev);
   auto node_of = [&](const std::string& id) {
     std::string query, name = "pid " + id;
@@ -48,34 +46,38 @@ void AddDeadlockCluster(DotGraph& graph, const Event& ev, const std::string& pre
       }
     std::string label = DotLabel(name + (IsVictim(d, id) ? " (victim)" : "")) + "\\l" +
                         DotLabel(query) + "\\l";
-    Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + id, label);
+    DotObject n = graph.AddNode(sub, prefix + "_pid_" + id, label);
     if (IsVictim(d, id)) {
-      DotGraph::Set(n, "color", "red");
-      DotGraph::Set(n, "penwidth", "2");
+      graph.SetAttr(n, "color", "red");
+      graph.SetAttr(n, "penwidth", "2");
     }
     return n;
   };
+  // Each edge's blocker is made before its waiter: the order of the nodes
+  // (and so of the text) --format dot has always had.
   for (const WaitEdge& e : d.edges) {
-    Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
-                                    e.mode + " on " + e.lock.Label());
-    DotGraph::Set(edge, "tooltip", DotLabel(e.lock.text));
-    if (color) DotGraph::Set(edge, "color", color);
+    DotObject to = node_of(e.blocker);
+    DotObject from = node_of(e.waiter);
+    DotObject edge = graph.AddEdge(sub, from, to, e.mode + " on " + e.lock.Label());
+    graph.SetAttr(edge, "tooltip", DotLabel(e.lock.text));
+    if (color) graph.SetAttr(edge, "color", color);
   }
   for (const WaitEdge& e : d.other_edges) {  // waits off the cycle
-    Agedge_t* edge = DotGraph::Edge(sub, node_of(e.waiter), node_of(e.blocker),
-                                    e.mode + " on " + e.lock.Label());
-    DotGraph::Set(edge, "style", "dashed");
+    DotObject to = node_of(e.blocker);
+    DotObject from = node_of(e.waiter);
+    DotObject edge = graph.AddEdge(sub, from, to, e.mode + " on " + e.lock.Label());
+    graph.SetAttr(edge, "style", "dashed");
   }
 }
 
-void AddWaitCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
+void AddWaitCluster(DotSink& graph, const Event& ev, const std::string& prefix,
                     const std::string& title) {
   const LockWait& w = *ev.lock_wait;
   if (w.chain.size() < 2) return;
-  Agraph_t* sub = graph.Cluster(prefix, title + At(w.start_time) + ": " +
-                                            WaitOutcomeName(w.outcome) + FindingNote(ev));
+  DotObject sub = graph.AddCluster(
+      prefix, title + At(w.start_time) + ": " + WaitOutcomeName(w.outcome) + FindingNote(ev));
   const char* color = FindingColor(ev);
-  Agnode_t* prev = nullptr;
+  DotObject prev = nullptr;
   for (size_t i = 0; i < w.chain.size(); ++i) {
     std::string pid = std::to_string(w.chain[i]);
     std::string label = "pid " + pid;
@@ -83,12 +85,12 @@ void AddWaitCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
     if (i + 1 == w.chain.size() && !w.chain_is_cycle) label += "\\l(root blocker)";
     std::string id = prefix + "_pid_" + pid;
     // The repeated last member of a cycle is the node drawn already.
-    Agnode_t* n = agnode(sub, const_cast<char*>(id.c_str()), 0);
-    if (!n) n = DotGraph::Node(sub, id, label + "\\l");
+    DotObject n = graph.FindNode(sub, id);
+    if (!n) n = graph.AddNode(sub, id, label + "\\l");
     if (prev) {
-      Agedge_t* edge =
-          DotGraph::Edge(sub, prev, n, i == 1 ? w.mode + " on " + w.lock.Label() : "waits");
-      if (color) DotGraph::Set(edge, "color", color);
+      DotObject edge =
+          graph.AddEdge(sub, prev, n, i == 1 ? w.mode + " on " + w.lock.Label() : "waits");
+      if (color) graph.SetAttr(edge, "color", color);
     }
     prev = n;
   }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "emit/dot_graph.h"
+#include "emit/dot_sink.h"
 #include "model/event.h"
 
 namespace lockgraph {
@@ -15,12 +16,12 @@ namespace lockgraph {
 /// Adds deadlock `ev` as cluster "cluster_<prefix>" titled "<title> at
 /// <time>": one node per process (victim in red), cycle edges solid, waits
 /// off the cycle dashed.
-void AddDeadlockCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
+void AddDeadlockCluster(DotSink& graph, const Event& ev, const std::string& prefix,
                         const std::string& title);
 
 /// Adds lock wait `ev` as the chain waiter -> ... -> root blocker; nothing
 /// when the chain has fewer than two members.
-void AddWaitCluster(DotGraph& graph, const Event& ev, const std::string& prefix,
+void AddWaitCluster(DotSink& graph, const Event& ev, const std::string& prefix,
                     const std::string& title);
 
 }  // namespace lockgraph

@@ -124,6 +124,27 @@ void DotGraph::Set(void* object, const char* key, const std::string& value) {
   agsafeset(object, C(key), C(value.c_str()), C(""));
 }
 
+DotObject DotGraph::AddCluster(const std::string& name, const std::string& label) {
+  return Cluster(name, label);
+}
+
+DotObject DotGraph::AddNode(DotObject cluster, const std::string& id, const std::string& label) {
+  return Node(static_cast<Agraph_t*>(cluster), id, label);
+}
+
+DotObject DotGraph::FindNode(DotObject cluster, const std::string& id) {
+  return agnode(static_cast<Agraph_t*>(cluster), C(id.c_str()), 0);
+}
+
+DotObject DotGraph::AddEdge(DotObject cluster, DotObject from, DotObject to, const std::string& label) {
+  return Edge(static_cast<Agraph_t*>(cluster), static_cast<Agnode_t*>(from), static_cast<Agnode_t*>(to),
+              label);
+}
+
+void DotGraph::SetAttr(DotObject object, const char* key, const std::string& value) {
+  Set(object, key, value);
+}
+
 std::string DotGraph::Write() {
   char* buf = nullptr;
   size_t len = 0;

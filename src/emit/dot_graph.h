@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "emit/dot_sink.h"
+
 struct Agraph_s;
 struct Agnode_s;
 struct Agedge_s;
@@ -19,10 +21,10 @@ namespace lockgraph {
 std::string DotLabel(std::string_view text, size_t max = 200);
 
 /// Not copyable; not thread-safe.
-class DotGraph {
+class DotGraph : public DotSink {
  public:
   DotGraph();
-  ~DotGraph();
+  ~DotGraph() override;
   DotGraph(const DotGraph&) = delete;
   DotGraph& operator=(const DotGraph&) = delete;
 
@@ -34,6 +36,14 @@ class DotGraph {
   /// `label` is raw text.
   static Agedge_s* Edge(Agraph_s* g, Agnode_s* from, Agnode_s* to, const std::string& label);
   static void Set(void* object, const char* key, const std::string& value);
+
+  // DotSink, on this graph.
+  DotObject AddCluster(const std::string& name, const std::string& label) override;
+  DotObject AddNode(DotObject cluster, const std::string& id, const std::string& label) override;
+  DotObject FindNode(DotObject cluster, const std::string& id) override;
+  DotObject AddEdge(DotObject cluster, DotObject from, DotObject to, const std::string& label) override;
+  void SetAttr(DotObject object, const char* key, const std::string& value) override;
+
   /// The graph as DOT text (agwrite).
   std::string Write();
 

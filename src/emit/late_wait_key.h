@@ -5,12 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
-#include <tuple>
 
 #include "analysis/report.h"
+#include "emit/late_relation_names.h"
 
 namespace lockgraph {
 
@@ -29,7 +28,7 @@ class LateWaitKeys {
   std::string WaitKey(std::string_view arg) const;
 
  private:
-  std::map<std::tuple<size_t, std::string, std::string>, std::string> names_;
+  LateRelationNames names_;
 };
 
 }  // namespace lockgraph

@@ -2,11 +2,10 @@
 // other root blockers get a bold border; derived edges are dashed.
 #include "emit/snapshot_dot.h"
 
-#include <graphviz/cgraph.h>
-
 #include <map>
 #include <string>
 
+#include "emit/dot_graph.h"
 #include "emit/snapshot_text.h"
 
 namespace lockgraph {
@@ -20,17 +19,17 @@ std::string NodeLabel(const Backend& b, const char* role) {
   return label;
 }
 
-void AddEdges(Agraph_t* sub, const std::string& prefix, const std::vector<WaitEdge>& edges,
-              std::map<std::string, Agnode_t*>& nodes) {
+void AddEdges(DotSink& graph, DotObject sub, const std::string& prefix,
+              const std::vector<WaitEdge>& edges, std::map<std::string, DotObject>& nodes) {
   for (const WaitEdge& e : edges) {
-    Agnode_t*& from = nodes[e.waiter];
-    Agnode_t*& to = nodes[e.blocker];
+    DotObject& from = nodes[e.waiter];
+    DotObject& to = nodes[e.blocker];
     // A blocker outside the tree or cycle is drawn with its id only.
-    if (!from) from = DotGraph::Node(sub, prefix + "_pid_" + e.waiter, DotLabel("pid " + e.waiter));
-    if (!to) to = DotGraph::Node(sub, prefix + "_pid_" + e.blocker, DotLabel("pid " + e.blocker));
-    Agedge_t* edge = DotGraph::Edge(sub, from, to,
-                                    e.mode + " on " + e.lock.Label() + " (" + EdgeBasisName(e.basis) + ")");
-    if (e.derived) DotGraph::Set(edge, "style", "dashed");
+    if (!from) from = graph.AddNode(sub, prefix + "_pid_" + e.waiter, DotLabel("pid " + e.waiter));
+    if (!to) to = graph.AddNode(sub, prefix + "_pid_" + e.blocker, DotLabel("pid " + e.blocker));
+    DotObject edge = graph.AddEdge(sub, from, to,
+                                   e.mode + " on " + e.lock.Label() + " (" + EdgeBasisName(e.basis) + ")");
+    if (e.derived) graph.SetAttr(edge, "style", "dashed");
   }
 }
 
@@ -39,39 +38,50 @@ std::string At(const Event& ev) { return ev.time.empty() ? "" : " at " + ev.time
 
 }  // namespace
 
-bool SnapshotDot::Add(DotGraph& graph, const Event& ev) {
-  std::map<std::string, Agnode_t*> nodes;
-  if (ev.chain && !ev.chain->members.empty()) {
+SnapshotClusterKind SnapshotClusterOf(const Event& ev) {
+  if (ev.chain && !ev.chain->members.empty()) return SnapshotClusterKind::kChain;
+  if (ev.cycle && !ev.cycle->members.empty()) return SnapshotClusterKind::kCycle;
+  return SnapshotClusterKind::kNone;
+}
+
+void AddSnapshotCluster(DotSink& graph, const Event& ev, const std::string& prefix,
+                        const std::string& title) {
+  std::map<std::string, DotObject> nodes;
+  const SnapshotClusterKind kind = SnapshotClusterOf(ev);
+  if (kind == SnapshotClusterKind::kNone) return;
+  DotObject sub = graph.AddCluster(prefix, title + At(ev));
+  if (kind == SnapshotClusterKind::kChain) {
     const BlockingTree& t = *ev.chain;
-    std::string prefix = "c" + std::to_string(++chain_no_);
-    Agraph_t* sub = graph.Cluster(prefix, "chain " + std::to_string(chain_no_) + At(ev));
     for (size_t i = 0; i < t.members.size(); ++i) {
       const Backend& b = t.members[i].backend;
-      Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + b.id, NodeLabel(b, i == 0 ? "(root blocker)" : ""));
+      DotObject n = graph.AddNode(sub, prefix + "_pid_" + b.id, NodeLabel(b, i == 0 ? "(root blocker)" : ""));
       nodes[b.id] = n;
       if (i != 0) continue;
-      DotGraph::Set(n, "penwidth", "2");
+      graph.SetAttr(n, "penwidth", "2");
       if (SnapshotText::IdleInTransaction(b)) {
-        DotGraph::Set(n, "style", "filled");
-        DotGraph::Set(n, "fillcolor", "orange");
+        graph.SetAttr(n, "style", "filled");
+        graph.SetAttr(n, "fillcolor", "orange");
       }
     }
-    AddEdges(sub, prefix, t.edges, nodes);
-    return true;
+    AddEdges(graph, sub, prefix, t.edges, nodes);
+    return;
   }
-  if (ev.cycle && !ev.cycle->members.empty()) {
-    const WaitCycle& c = *ev.cycle;
-    std::string prefix = "y" + std::to_string(++cycle_no_);
-    Agraph_t* sub = graph.Cluster(prefix, "cycle " + std::to_string(cycle_no_) + At(ev));
-    for (const Backend& b : c.members) {
-      Agnode_t* n = DotGraph::Node(sub, prefix + "_pid_" + b.id, NodeLabel(b, ""));
-      DotGraph::Set(n, "color", "red");
-      nodes[b.id] = n;
-    }
-    AddEdges(sub, prefix, c.edges, nodes);
-    return true;
+  const WaitCycle& c = *ev.cycle;
+  for (const Backend& b : c.members) {
+    DotObject n = graph.AddNode(sub, prefix + "_pid_" + b.id, NodeLabel(b, ""));
+    graph.SetAttr(n, "color", "red");
+    nodes[b.id] = n;
   }
-  return false;
+  AddEdges(graph, sub, prefix, c.edges, nodes);
+}
+
+bool SnapshotDot::Add(DotSink& graph, const Event& ev) {
+  const SnapshotClusterKind kind = SnapshotClusterOf(ev);
+  if (kind == SnapshotClusterKind::kNone) return false;
+  const bool chain = kind == SnapshotClusterKind::kChain;
+  const std::string no = std::to_string(chain ? ++chain_no_ : ++cycle_no_);
+  AddSnapshotCluster(graph, ev, (chain ? "c" : "y") + no, (chain ? "chain " : "cycle ") + no);
+  return true;
 }
 
 }  // namespace lockgraph
