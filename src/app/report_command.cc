@@ -28,12 +28,18 @@ int RunReport(const ReportArgs& args) {
     return kExitError;
   }
   std::unique_ptr<Emitter> emitter = MakeHtmlEmitter();
-  Analyzer analyzer(MakeAnalyzeOptions(args.read, emitter.get()), nullptr);
+  AnalyzeOptions options = MakeAnalyzeOptions(args.read, emitter.get());
+  // As `analyze --format html`: the emitter keeps what it shows of each
+  // event (src/emit/html_events.h), the analyzer no events.
+  const bool sees_events = EmitterSeesEvents(*emitter);
+  options.collect_events = !sees_events;
+  std::ostringstream page;
+  StreamToEmitter stream(*emitter, page);
+  Analyzer analyzer(options, sees_events ? &stream : nullptr);
   int status = kExitOk;
   size_t analysed = ReadInputs(analyzer, args.read.files, "report", &status);
   Report& report = analyzer.Finish();
   if (analysed == 0) return status;
-  std::ostringstream page;
   emitter->Write(report, page);
   if (args.output == "-") {
     std::cout << page.str();

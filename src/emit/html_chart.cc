@@ -19,10 +19,6 @@ namespace {
 
 constexpr double kWidth = 900, kHeight = 180, kPlotTop = 20, kPlotHeight = 120;
 
-struct Counts {
-  uint64_t deadlocks = 0, waits = 0;
-};
-
 // Buckets of a second while the log spans at most 10 minutes (a test run, a
 // burst), of a minute up to 6 hours, of an hour up to 60 days, of a day
 // beyond: between a few and a few hundred bars in every case.
@@ -64,17 +60,17 @@ std::string Bar(double x, double w, uint64_t count, uint64_t max, const char* cl
 
 }  // namespace
 
-std::string TimeChart(const std::vector<Event>& events) {
-  std::map<int64_t, Counts> by_second;
-  for (const Event& ev : events) {
-    if (!(ev.deadlock || ev.lock_wait)) continue;
-    std::optional<int64_t> ms = ev.epoch_ms;
-    if (!ms) ms = LogClockMs(ev.lock_wait ? ev.lock_wait->start_time : ev.time);
-    if (!ms || *ms < 0) continue;
-    int64_t s = *ms / 1000;
-    Counts& c = by_second[s];
-    (ev.deadlock ? c.deadlocks : c.waits)++;
-  }
+void TimeChart::Add(const Event& ev) {
+  if (!(ev.deadlock || ev.lock_wait)) return;
+  std::optional<int64_t> ms = ev.epoch_ms;
+  if (!ms) ms = LogClockMs(ev.lock_wait ? ev.lock_wait->start_time : ev.time);
+  if (!ms || *ms < 0) return;
+  Counts& c = by_second_[*ms / 1000];
+  (ev.deadlock ? c.deadlocks : c.waits)++;
+}
+
+std::string TimeChart::Svg() const {
+  const std::map<int64_t, Counts>& by_second = by_second_;
   if (by_second.empty())
     return "<p class=\"muted\">No chart: no deadlock or lock wait has a time lockgraph can read.</p>";
   int64_t first = by_second.begin()->first, last = by_second.rbegin()->first;

@@ -5,11 +5,13 @@
 // drawn example; past kGroupsDrawn groups the graphs are not drawn, so that
 // 10,000 distinct deadlocks stay a page a browser can open (docs/report.md).
 // Deterministic: no generation time, groups and rows in a stable order.
-#include <map>
+#include <iostream>
+#include <string_view>
 
 #include "emit/cause_text.h"
 #include "emit/emitter.h"
 #include "emit/html_escape.h"
+#include "emit/html_events.h"
 #include "emit/html_group.h"
 #include "emit/html_snapshots.h"
 #include "emit/html_summary.h"
@@ -22,6 +24,7 @@ namespace {
 constexpr size_t kGroupsDrawn = 200;
 constexpr size_t kGroupsInSummary = 10;
 constexpr size_t kWaitsListed = 50;
+constexpr size_t kOccurrencesListed = 20;  // per group; the others are counted
 
 constexpr const char* kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0 auto;max-width:1200px;padding:0 16px 40px;color:#1d2330;background:#fff}
@@ -70,22 +73,44 @@ class HtmlEmitter : public Emitter {
   std::string Description() const override {
     return "one self-contained HTML page with drawn graphs (see `lockgraph report`)";
   }
+  // Under `analyze` and `report`, HtmlEvents takes what the page shows of
+  // each event as it is made; no Report::events are kept.
+  bool KeepsOwnEvents() const override { return true; }
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& ev, std::ostream&) override {
+    events_.Add(ev, {input_, ev.source.first_line, seq_++}, true);
+  }
 
   void Write(const Report& report, std::ostream& out) override {
+    // Events come from OnEvent (`analyze`), else from the report (callers
+    // that collect events, named already): never both.
+    if (seq_ == 0)
+      for (const Event& ev : report.events) events_.Add(ev, {0, seq_, seq_}, false), ++seq_;
+    events_.Finish(report);
     WriteHead(out);
-    WriteSummaryHtml(report, kGroupsInSummary, out);
+    WriteSummaryHtml(report, events_, kGroupsInSummary, out);
     WriteGroups(report, out);
-    SvgRenderer svg;
-    WriteSnapshotsHtml(report.events, svg, kGroupsDrawn, out);
+    if (events_.has_snapshots()) {
+      SvgRenderer svg;
+      SnapshotsHtml section(svg, kGroupsDrawn, out);
+      bool intact = true;
+      if (!events_.snapshot_pieces().ForEachSorted([&](std::string_view piece) { intact &= section.Write(piece); }))
+        std::cerr << "lockgraph: cannot read back the snapshots kept in a temporary file\n";
+      if (!intact) std::cerr << "lockgraph: internal error: a snapshot could not be written whole\n";
+    }
     out << "<section id=\"waits\">\n<h2>Lock waits</h2>\n";
-    WriteLockWaitsHtml(report.events, kWaitsListed, out);
+    WriteLockWaitsHtml(events_.Waits(), events_.lock_waits(), out);
     out << "</section>\n";
-    WriteRulePagesHtml(FiredRules(report), out);
+    WriteRulePagesHtml(FiredRules(report, events_), out);
     out << "<footer class=\"muted\"><p>lockgraph " << LOCKGRAPH_VERSION
         << "</p></footer>\n<script>" << kScript << "</script>\n</body>\n</html>\n";
   }
 
  private:
+  HtmlEvents events_{kOccurrencesListed, kWaitsListed};
+  uint32_t input_ = 0;
+  uint64_t seq_ = 0;
+
   static void WriteHead(std::ostream& out) {
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -97,11 +122,7 @@ class HtmlEmitter : public Emitter {
 
   // The causes, then every group cause by cause (largest first inside),
   // with its deadlocks in log order, numbered as in the text output.
-  static void WriteGroups(const Report& report, std::ostream& out) {
-    std::map<std::string, std::vector<GroupOccurrence>> occurrences;
-    int no = 0;
-    for (const Event& ev : report.events)
-      if (ev.deadlock) occurrences[ev.signature].push_back({++no, &ev});
+  void WriteGroups(const Report& report, std::ostream& out) const {
     out << "<section id=\"deadlocks\">\n<h2>Deadlock groups</h2>\n";
     if (report.groups.empty()) out << "<p class=\"muted\">No deadlocks.</p>\n";
     else
@@ -117,10 +138,8 @@ class HtmlEmitter : public Emitter {
     int group_no = 0;
     for (const DeadlockGroup& g : groups) {
       ++group_no;
-      auto it = occurrences.find(g.signature);
-      static const std::vector<GroupOccurrence> kNone;
-      const auto& occ = it == occurrences.end() ? kNone : it->second;
-      WriteGroupHtml(g, group_no, occ, size_t(group_no) <= kGroupsDrawn ? &svg : nullptr, out);
+      WriteGroupHtml(g, group_no, events_.Occurrences(g.signature),
+                     size_t(group_no) <= kGroupsDrawn ? &svg : nullptr, out);
     }
     out << "</section>\n";
   }

@@ -1,5 +1,5 @@
-// See html_group.h. Occurrences past the first kOccurrencesListed are only
-// counted, so a group of 10,000 deadlocks stays a few kilobytes.
+// See html_group.h. Occurrences past the first few (html_emitter.cc) are
+// only counted, so a group of 10,000 deadlocks stays a few kilobytes.
 #include "emit/html_group.h"
 
 #include <map>
@@ -13,8 +13,6 @@
 
 namespace lockgraph {
 namespace {
-
-constexpr size_t kOccurrencesListed = 20;
 
 void WriteGraph(const Event& ev, int deadlock_no, int group_no,
                 SvgRenderer* svg, std::ostream& out) {
@@ -69,19 +67,16 @@ void WriteExample(const Event& ev, int deadlock_no, std::ostream& out) {
   WriteFindingsHtml(ev.findings, out);
 }
 
-void WriteOccurrences(const std::vector<GroupOccurrence>& occ, std::ostream& out) {
-  if (occ.size() < 2) return;
+void WriteOccurrences(const GroupOccurrences& occ, std::ostream& out) {
+  if (occ.count < 2) return;
   out << "<h4>Occurrences</h4>\n<table class=\"occ\"><tr><th>deadlock</th><th>time</th>"
          "<th>source</th><th>victim</th></tr>\n";
-  for (size_t i = 0; i < occ.size() && i < kOccurrencesListed; ++i) {
-    const Event& ev = *occ[i].event;
-    out << "<tr><td>" << occ[i].deadlock_no << "</td><td>" << HtmlText(DisplayTime(ev)) << "</td><td>"
-        << WhereHtml(ev) << "</td><td>" << HtmlText(VictimsText(*ev.deadlock))
-        << "</td></tr>\n";
-  }
+  for (const GroupOccurrences::Row& r : occ.rows)
+    out << "<tr><td>" << r.deadlock_no << "</td><td>" << r.time << "</td><td>" << r.where
+        << "</td><td>" << r.victims << "</td></tr>\n";
   out << "</table>\n";
-  if (occ.size() > kOccurrencesListed)
-    out << "<p class=\"muted\">and " << occ.size() - kOccurrencesListed << " more</p>\n";
+  if (occ.count > occ.rows.size())
+    out << "<p class=\"muted\">and " << occ.count - occ.rows.size() << " more</p>\n";
 }
 
 }  // namespace
@@ -91,9 +86,8 @@ std::string GroupTitle(const DeadlockGroup& g, int group_no) {
          " of " + Plural(g.members.size(), "process", "processes");
 }
 
-void WriteGroupHtml(const DeadlockGroup& g, int group_no,
-                    const std::vector<GroupOccurrence>& occurrences, SvgRenderer* svg,
-                    std::ostream& out) {
+void WriteGroupHtml(const DeadlockGroup& g, int group_no, const GroupOccurrences& occurrences,
+                    SvgRenderer* svg, std::ostream& out) {
   out << "<details class=\"group\" id=\"" << HtmlId("group", g.signature) << "\">\n<summary>"
       << "<span class=\"count\">" << g.count << "&times;</span> "
       << HtmlText(GroupTitle(g, group_no)) << " <code>" << HtmlText(g.signature) << "</code>";
@@ -112,12 +106,13 @@ void WriteGroupHtml(const DeadlockGroup& g, int group_no,
     out << "<li><code>" << HtmlText(m.statement.empty() ? m.shape : m.statement)
         << "</code> <span class=\"muted\">waits for " << HtmlText(m.wait) << "</span></li>";
   out << "</ol>\n";
-  if (!occurrences.empty()) {
-    const GroupOccurrence& first = occurrences.front();
-    out << "<h4>Example: deadlock " << first.deadlock_no << " at " << HtmlText(first.event->time)
-        << " (" << WhereHtml(first.event->source) << ")</h4>\n";
-    WriteGraph(*first.event, first.deadlock_no, group_no, svg, out);
-    WriteExample(*first.event, first.deadlock_no, out);
+  if (occurrences.example && !occurrences.rows.empty()) {
+    const Event& first = *occurrences.example;
+    const int no = occurrences.rows.front().deadlock_no;
+    out << "<h4>Example: deadlock " << no << " at " << HtmlText(first.time) << " ("
+        << WhereHtml(first.source) << ")</h4>\n";
+    WriteGraph(first, no, group_no, svg, out);
+    WriteExample(first, no, out);
   }
   WriteOccurrences(occurrences, out);
   out << "</div>\n</details>\n";

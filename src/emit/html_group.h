@@ -9,22 +9,17 @@
 #include <vector>
 
 #include "analysis/deadlock_groups.h"
+#include "emit/html_events.h"
 #include "emit/html_svg.h"
 #include "model/event.h"
 
 namespace lockgraph {
 
-struct GroupOccurrence {
-  int deadlock_no = 0;  // in log order, as in the text output
-  const Event* event = nullptr;
-};
-
 /// Writes group number `group_no` (1 = largest). `occurrences` are its
-/// deadlocks in log order; the first is drawn with `svg` unless it is null
-/// (past the cap on drawn graphs).
-void WriteGroupHtml(const DeadlockGroup& group, int group_no,
-                    const std::vector<GroupOccurrence>& occurrences, SvgRenderer* svg,
-                    std::ostream& out);
+/// deadlocks; the first is drawn with `svg` unless it is null (past the cap
+/// on drawn graphs).
+void WriteGroupHtml(const DeadlockGroup& group, int group_no, const GroupOccurrences& occurrences,
+                    SvgRenderer* svg, std::ostream& out);
 
 /// The causes (rule and statements) as a table, each linking to its groups
 /// (numbered as in `groups`, the order they are written in). Nothing when

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 
-#include "emit/html_chart.h"
 #include "emit/html_escape.h"
 #include "emit/html_findings.h"
 #include "emit/html_group.h"
@@ -13,31 +12,6 @@
 
 namespace lockgraph {
 namespace {
-
-struct RuleCount {
-  std::string id, name;
-  Severity severity = Severity::kNote;
-  uint64_t findings = 0;
-};
-
-std::vector<RuleCount> CountRules(const Report& report) {
-  std::map<std::string, RuleCount> by_id;
-  auto add = [&](const Finding& f) {
-    RuleCount& c = by_id[f.rule_id];
-    c.id = f.rule_id;
-    c.name = f.rule_name;
-    c.severity = f.severity;
-    ++c.findings;
-  };
-  for (const Event& ev : report.events)
-    for (const Finding& f : ev.findings) add(f);
-  for (const Finding& f : report.findings) add(f);
-  std::vector<RuleCount> out;
-  for (auto& [id, c] : by_id) out.push_back(c);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const RuleCount& a, const RuleCount& b) { return a.findings > b.findings; });
-  return out;
-}
 
 // The group's statements, each once with how many processes ran it, in
 // the signature's order: "5 x update inventory ..." instead of five lines.
@@ -116,8 +90,7 @@ void WriteTopGroups(const Report& report, size_t listed, std::ostream& out) {
   out << "</table>\n";
 }
 
-void WriteTopRules(const Report& report, std::ostream& out) {
-  std::vector<RuleCount> rules = CountRules(report);
+void WriteTopRules(const std::vector<RuleCount>& rules, std::ostream& out) {
   if (rules.empty()) return;
   out << "<h3>Rules that fired most</h3>\n<table class=\"top\"><tr><th>rule</th><th>name</th>"
          "<th>severity</th><th>findings</th></tr>\n";
@@ -130,15 +103,16 @@ void WriteTopRules(const Report& report, std::ostream& out) {
 
 }  // namespace
 
-void WriteSummaryHtml(const Report& report, size_t groups_listed, std::ostream& out) {
+void WriteSummaryHtml(const Report& report, const HtmlEvents& events, size_t groups_listed,
+                      std::ostream& out) {
   out << "<section id=\"summary\">\n<h2>Summary</h2>\n";
   WriteCounts(report, out);
   out << "<h3>Deadlocks and lock waits over time</h3>\n<p class=\"legend\"><span "
          "class=\"key bar-deadlock\"></span> deadlocks <span class=\"key bar-wait\"></span> "
          "lock waits</p>\n"
-      << TimeChart(report.events) << "\n";
+      << events.chart().Svg() << "\n";
   WriteTopGroups(report, groups_listed, out);
-  WriteTopRules(report, out);
+  WriteTopRules(events.Rules(report.findings), out);
   if (!report.findings.empty()) {
     out << "<h3>Findings about the whole run</h3>\n";
     WriteFindingsHtml(report.findings, out);
@@ -146,9 +120,9 @@ void WriteSummaryHtml(const Report& report, size_t groups_listed, std::ostream& 
   out << "</section>\n";
 }
 
-std::vector<std::string> FiredRules(const Report& report) {
+std::vector<std::string> FiredRules(const Report& report, const HtmlEvents& events) {
   std::vector<std::string> ids;
-  for (const RuleCount& r : CountRules(report)) ids.push_back(r.id);
+  for (const RuleCount& r : events.Rules(report.findings)) ids.push_back(r.id);
   std::sort(ids.begin(), ids.end());
   return ids;
 }

@@ -8,14 +8,18 @@
 #include <vector>
 
 #include "analysis/report.h"
+#include "emit/html_events.h"
 
 namespace lockgraph {
 
-/// The summary <section>; `groups_listed` caps the table of largest groups.
-void WriteSummaryHtml(const Report& report, size_t groups_listed, std::ostream& out);
+/// The summary <section> of `report` and its `events` (finished);
+/// `groups_listed` caps the table of largest groups.
+void WriteSummaryHtml(const Report& report, const HtmlEvents& events, size_t groups_listed,
+                      std::ostream& out);
 
-/// Ids of every rule with a finding in `report`, sorted.
-std::vector<std::string> FiredRules(const Report& report);
+/// Ids of every rule with a finding in `events` or `report`'s run-level
+/// findings, sorted.
+std::vector<std::string> FiredRules(const Report& report, const HtmlEvents& events);
 
 /// One collapsed <details id="rule-PG001"> per rule in `ids` with its page
 /// (embedded in the binary, as for `lockgraph explain`) as preformatted text.

@@ -1,8 +1,7 @@
-// See html_waits.h. Ordered by chain length, then by how long the waiter
-// waited, then in log order: the deepest pile-ups first, deterministically.
+// See html_waits.h. The rows come chosen and ordered (html_events.h): by
+// chain length, then by how long the waiter waited, then in log order.
 #include "emit/html_waits.h"
 
-#include <algorithm>
 #include <string>
 
 #include "emit/html_escape.h"
@@ -12,20 +11,6 @@
 namespace lockgraph {
 namespace {
 
-struct Row {
-  int no = 0;  // lock wait number in log order, as in the text output
-  const Event* event = nullptr;
-};
-
-bool Before(const Row& a, const Row& b) {
-  const LockWait& x = *a.event->lock_wait;
-  const LockWait& y = *b.event->lock_wait;
-  if (x.chain.size() != y.chain.size()) return x.chain.size() > y.chain.size();
-  double wx = x.waited_ms.value_or(-1), wy = y.waited_ms.value_or(-1);
-  if (wx != wy) return wx > wy;
-  return a.no < b.no;
-}
-
 std::string ChainHtml(const LockWait& w) {
   std::string chain;
   for (size_t i = 0; i < w.chain.size(); ++i)
@@ -33,7 +18,7 @@ std::string ChainHtml(const LockWait& w) {
   return chain.empty() ? HtmlText(w.waiter) : chain;
 }
 
-void WriteRow(const Row& r, std::ostream& out) {
+void WriteRow(const WaitRow& r, std::ostream& out) {
   const Event& ev = *r.event;
   const LockWait& w = *ev.lock_wait;
   out << "<tr><td>" << r.no << "</td><td>" << HtmlText(DisplayTime(ev)) << "<br><span class=\"muted\">"
@@ -50,23 +35,17 @@ void WriteRow(const Row& r, std::ostream& out) {
 
 }  // namespace
 
-void WriteLockWaitsHtml(const std::vector<Event>& events, size_t max_rows, std::ostream& out) {
-  std::vector<Row> rows;
-  int no = 0;
-  for (const Event& ev : events)
-    if (ev.lock_wait) rows.push_back({++no, &ev});
-  if (rows.empty()) {
+void WriteLockWaitsHtml(const std::vector<WaitRow>& rows, uint64_t lock_waits, std::ostream& out) {
+  if (lock_waits == 0) {
     out << "<p class=\"muted\">No lock waits (the server logs them with "
            "<code>log_lock_waits = on</code>).</p>\n";
     return;
   }
-  std::sort(rows.begin(), rows.end(), Before);
-  size_t shown = std::min(rows.size(), max_rows);
-  out << "<p>" << rows.size() << " lock waits; the " << shown
+  out << "<p>" << lock_waits << " lock waits; the " << rows.size()
       << " with the longest blocking chains:</p>\n"
       << "<table class=\"waits\"><tr><th>wait</th><th>since</th><th>waiter</th><th>waited</th>"
          "<th>lock</th><th>outcome</th><th>chain</th><th>root blocker</th><th>statement</th></tr>\n";
-  for (size_t i = 0; i < shown; ++i) WriteRow(rows[i], out);
+  for (const WaitRow& r : rows) WriteRow(r, out);
   out << "</table>\n";
 }
 

@@ -2,14 +2,16 @@
 // with their root blockers, longest chain first.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <vector>
 
-#include "model/event.h"
+#include "emit/html_events.h"
 
 namespace lockgraph {
 
-/// A table of at most `max_rows` lock waits; a <p> when there are none.
-void WriteLockWaitsHtml(const std::vector<Event>& events, size_t max_rows, std::ostream& out);
+/// A table of `rows` (HtmlEvents::Waits) out of `lock_waits`; a <p> when
+/// there are none.
+void WriteLockWaitsHtml(const std::vector<WaitRow>& rows, uint64_t lock_waits, std::ostream& out);
 
 }  // namespace lockgraph

@@ -1,8 +1,8 @@
-// --format dot keeps no events under `analyze` (src/emit/dot_emitter.cc): it
-// records each event's clusters when the event is made (DotRecipe) and draws
-// them at Write, numbered in log order and with the relation names learned
-// later in the input. What it writes must be the text the collected events
-// give (as `check` hands them over), on every sample.
+// dot and html keep no events under `analyze` (src/emit/dot_emitter.cc,
+// html_events.h): they take what they show of each event when it is made and
+// write it at Write, numbered in log order and with the relation names
+// learned later in the input. What they write must be the text the
+// collected events give (as `check` hands them over), on every sample.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,11 +11,7 @@
 
 #include "app/analyzer.h"
 #include "app/command_util.h"
-#include "emit/dot_events.h"
-#include "emit/dot_graph.h"
-#include "emit/dot_recipe.h"
 #include "emit/emitter.h"
-#include "emit/hole_text.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -23,12 +19,12 @@ namespace fs = std::filesystem;
 namespace lockgraph {
 namespace {
 
-// Analyzes `inputs` as `analyze --format dot` does when `as_analyze`, else
-// collecting every event and handing them to Write. False when an input
-// cannot be read.
-bool RenderDot(const std::vector<fs::path>& inputs, bool as_analyze, std::string* text,
-               size_t* events_kept) {
-  std::unique_ptr<Emitter> emitter = FindEmitter("dot");
+// Analyzes `inputs` as `analyze --format FORMAT` does when `as_analyze`,
+// else collecting every event and handing them to Write. False when an
+// input cannot be read.
+bool Render(const std::string& format, const std::vector<fs::path>& inputs, bool as_analyze,
+            std::string* text, size_t* events_kept) {
+  std::unique_ptr<Emitter> emitter = FindEmitter(format);
   REQUIRE(emitter);
   std::ostringstream out;
   StreamToEmitter stream(*emitter, out);
@@ -63,8 +59,8 @@ TEST_CASE("dot names a relation from a record later in the same input", "[dot][s
   const fs::path late = test::TempFile(kLateName);
   std::string streamed, collected;
   size_t streamed_kept = 0, collected_kept = 0;
-  REQUIRE(RenderDot({late}, true, &streamed, &streamed_kept));
-  REQUIRE(RenderDot({late}, false, &collected, &collected_kept));
+  REQUIRE(Render("dot", {late}, true, &streamed, &streamed_kept));
+  REQUIRE(Render("dot", {late}, false, &collected, &collected_kept));
   CHECK(streamed_kept == 0);
   CHECK(collected_kept == 2);
   CHECK(streamed == collected);
@@ -79,8 +75,8 @@ TEST_CASE("dot names a relation from a record later in the same input", "[dot][s
       "2026-12-02 09:00:00.100 UTC [110] LOG:  process 110 still waiting for ExclusiveLock on tuple (0,3) of relation 16385 of database 16384 after 100.000 ms\n"
       "2026-12-02 09:00:00.100 UTC [110] DETAIL:  Process holding the lock: 210. Wait queue: 110.\n"
       "2026-12-02 09:00:00.500 UTC [110] LOG:  process 110 acquired ExclusiveLock on tuple (0,3) of relation 16385 of database 16384 after 500.000 ms\n");
-  REQUIRE(RenderDot({alone, late}, true, &streamed, &streamed_kept));
-  REQUIRE(RenderDot({alone, late}, false, &collected, &collected_kept));
+  REQUIRE(Render("dot", {alone, late}, true, &streamed, &streamed_kept));
+  REQUIRE(Render("dot", {alone, late}, false, &collected, &collected_kept));
   CHECK(streamed == collected);
   CHECK(streamed.find("w1_pid_110 -> w1_pid_210\t[label=\"ExclusiveLock on tuple (0,3) of 16385\"];") !=
         std::string::npos);
@@ -90,9 +86,25 @@ TEST_CASE("dot names a relation from a record later in the same input", "[dot][s
   CHECK(streamed.find("subgraph cluster_w4 {") == std::string::npos);
 }
 
-TEST_CASE("dot output keeps no events under analyze and reads as the collected one",
-          "[dot][spool]") {
-  CHECK(FindEmitter("dot")->KeepsOwnEvents());
+TEST_CASE("html names a relation from a record later in the same input", "[html][spool]") {
+  const fs::path late = test::TempFile(kLateName);
+  std::string streamed, collected;
+  size_t streamed_kept = 0, collected_kept = 0;
+  REQUIRE(Render("html", {late}, true, &streamed, &streamed_kept));
+  REQUIRE(Render("html", {late}, false, &collected, &collected_kept));
+  CHECK(streamed_kept == 0);
+  CHECK(collected_kept == 2);
+  CHECK(streamed == collected);
+  // Both rows of the lock-wait table (the unnamed wait first: its chain is
+  // as long, it waited as long, it came first).
+  const std::string row = "<td>100</td><td>500.0 ms</td><td>ExclusiveLock on tuple (0,3) of accounts</td>";
+  CHECK(streamed.find(row) != std::string::npos);
+  CHECK(streamed.find("<td>300</td><td>500.0 ms</td><td>ExclusiveLock on tuple (0,3) of accounts</td>") >
+        streamed.find(row));
+}
+
+// Every input file of samples/, tests/corpus/ and tests/golden/.
+std::vector<fs::path> SampleInputs() {
   std::vector<fs::path> inputs;
   for (const char* dir : {"samples", "tests/corpus", "tests/golden"})
     for (const auto& e : fs::recursive_directory_iterator(fs::path(LOCKGRAPH_SOURCE_DIR) / dir)) {
@@ -104,74 +116,50 @@ TEST_CASE("dot output keeps no events under analyze and reads as the collected o
       inputs.push_back(e.path());
     }
   std::sort(inputs.begin(), inputs.end());
-  REQUIRE(inputs.size() > 100);
-  size_t drawn = 0;
-  for (const fs::path& input : inputs) {
-    INFO("input " << input.string());
-    std::string streamed, collected;
-    size_t streamed_kept = 0, collected_kept = 0;
-    if (!RenderDot({input}, true, &streamed, &streamed_kept)) continue;
-    REQUIRE(RenderDot({input}, false, &collected, &collected_kept));
-    CHECK(streamed_kept == 0);
-    CHECK(streamed == collected);
-    if (streamed.find("subgraph cluster_") != std::string::npos) ++drawn;
-  }
-  CHECK(drawn > 50);  // the comparison saw clusters at all
+  return inputs;
 }
 
-TEST_CASE("a recorded cluster replays with its number and its late relation names", "[dot]") {
-  Event ev;
-  ev.engine = "postgresql";
-  ev.time = "2026-12-02 10:00:00 UTC";
-  Deadlock& d = ev.deadlock.emplace();
-  d.victim = "1";
-  d.processes = {{}, {}};
-  d.processes[0].id = "1";
-  d.processes[0].query = "UPDATE a SET x = 1;";
-  d.processes[1].id = "2";
-  LockTarget tuple{"tuple",
-                   {{"database", "16384", true}, {"relation", "16385", true}, {"page", "0", true}, {"tuple", "3", true}},
-                   "tuple (0,3) of relation 16385 of database 16384", "\x01" "0\x01"};
-  LockTarget xact{"transactionid", {{"transactionid", "742", true}}, "transaction 742", ""};
-  d.edges.resize(2);
-  d.edges[0].waiter = "1";
-  d.edges[0].blocker = "2";
-  d.edges[0].mode = "ExclusiveLock";
-  d.edges[0].lock = tuple;
-  d.edges[1].waiter = "2";
-  d.edges[1].blocker = "1";
-  d.edges[1].mode = "ShareLock";
-  d.edges[1].lock = xact;
+// Streamed against collected on every sample; returns how many outputs
+// contained `drawn` (so that the comparison saw something).
+size_t CompareOnSamples(const std::string& format, const std::string& drawn) {
+  CHECK(FindEmitter(format)->KeepsOwnEvents());
+  const std::vector<fs::path> inputs = SampleInputs();
+  REQUIRE(inputs.size() > 100);
+  size_t seen = 0;
+  for (const fs::path& input : inputs) {
+    INFO("input " << input.string() << ", format " << format);
+    std::string streamed, collected;
+    size_t streamed_kept = 0, collected_kept = 0;
+    if (!Render(format, {input}, true, &streamed, &streamed_kept)) continue;
+    REQUIRE(Render(format, {input}, false, &collected, &collected_kept));
+    CHECK(streamed_kept == 0);
+    CHECK(streamed == collected);
+    if (streamed.find(drawn) != std::string::npos) ++seen;
+  }
+  return seen;
+}
 
-  DotRecipe recipe("d#", "deadlock #", {{"\x01" "0\x01", "the-arg"}});
-  AddDeadlockCluster(recipe, ev, "d#", "deadlock #");
-  REQUIRE(!recipe.packed().empty());
+TEST_CASE("dot output keeps no events under analyze and reads as the collected one",
+          "[dot][spool]") {
+  CHECK(CompareOnSamples("dot", "subgraph cluster_") > 50);
+}
 
-  std::string asked;
-  auto fill = [&](std::string_view arg) {
-    asked = std::string(arg);
-    return std::string("accounts");
-  };
-  DotGraph replayed;
-  CHECK(ReplayDotRecipe(recipe.packed(), "d7", "deadlock 7", fill, replayed));
-  CHECK(asked == "the-arg");
+TEST_CASE("html output keeps no events under analyze and reads as the collected one",
+          "[html][spool]") {
+  CHECK(CompareOnSamples("html", "<div class=\"drawn\"") > 50);
+}
 
-  // The same drawing made directly, with the name in place.
-  ev.deadlock->edges[0].lock.relation_name = "accounts";
-  DotGraph direct;
-  AddDeadlockCluster(direct, ev, "d7", "deadlock 7");
-  const std::string text = replayed.Write();
-  CHECK(text == direct.Write());
-  CHECK(text.find("subgraph cluster_d7 {") != std::string::npos);
-  CHECK(text.find("d7_pid_1 -> d7_pid_2\t[label=\"ExclusiveLock on tuple (0,3) of accounts\"") != std::string::npos);
-
-  // A cut recipe is refused.
-  DotGraph cut;
-  CHECK_FALSE(ReplayDotRecipe(recipe.packed().substr(0, recipe.packed().size() - 3), "d1", "deadlock 1",
-                              fill, cut));
-  DotGraph headless;
-  CHECK_FALSE(ReplayDotRecipe(PackFields({PackFields({"N", "_pid_1", "x"})}), "d1", "deadlock 1", fill,
-                              headless));
+TEST_CASE("html of several inputs numbers their events across inputs", "[html][spool]") {
+  const fs::path samples = fs::path(LOCKGRAPH_SOURCE_DIR) / "samples" / "postgresql";
+  const std::vector<fs::path> inputs = {samples / "rules.log", samples / "scenarios.log",
+                                        samples / "snapshots" / "snapshot.csv", samples / "groups.log"};
+  std::string streamed, collected;
+  size_t streamed_kept = 0, collected_kept = 0;
+  REQUIRE(Render("html", inputs, true, &streamed, &streamed_kept));
+  REQUIRE(Render("html", inputs, false, &collected, &collected_kept));
+  CHECK(streamed_kept == 0);
+  CHECK(collected_kept > 300);
+  CHECK(streamed == collected);
 }
 
 }  // namespace
