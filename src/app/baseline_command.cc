@@ -9,11 +9,25 @@
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "gate/baseline.h"
+#include "gate/baseline_waits.h"
 #include "text/plural.h"
 #include "watch/duration.h"
 
 namespace lockgraph {
 namespace {
+
+// Hands each event, as it is made, to the baseline's waits.
+class WaitsOfEvents : public EventStream {
+ public:
+  explicit WaitsOfEvents(BaselineWaits* waits) : waits_(waits) {}
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& ev) override { waits_->Add(ev, {input_, ev.source.first_line, seq_++}, true); }
+
+ private:
+  BaselineWaits* waits_;
+  uint32_t input_ = 0;
+  uint64_t seq_ = 0;
+};
 
 struct BaselineArgs {
   ReadArgs read;
@@ -33,12 +47,17 @@ int RunBaseline(const BaselineArgs& args) {
               << "' is not a duration (250ms, 5s, 1.5s, 2m, or seconds)\n";
     return kExitError;
   }
-  Analyzer analyzer(MakeAnalyzeOptions(args.read, nullptr), nullptr);
+  // The waits are taken as each event is made; no events are kept.
+  BaselineWaits waits(*min_wait);
+  WaitsOfEvents stream(&waits);
+  AnalyzeOptions options = MakeAnalyzeOptions(args.read, nullptr);
+  options.collect_events = false;
+  Analyzer analyzer(options, &stream);
   int status = kExitOk;
   size_t analysed = ReadInputs(analyzer, args.read.files, "baseline", &status);
   if (status != kExitOk || analysed == 0) return kExitError;  // never a partial baseline
   const Report& report = analyzer.Finish();
-  Baseline baseline = MakeBaseline(report, *min_wait);
+  Baseline baseline = MakeBaseline(report, waits.Entries(report));
   std::string json = BaselineToJson(baseline);
   if (args.output.empty() || args.output == "-") {
     std::cout << json;

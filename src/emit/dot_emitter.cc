@@ -23,7 +23,7 @@
 #include "emit/emitter.h"
 #include "emit/event_spool.h"
 #include "emit/hole_text.h"
-#include "emit/late_relation_names.h"
+#include "analysis/late_relation_names.h"
 #include "emit/snapshot_dot.h"
 #include "text/number.h"
 

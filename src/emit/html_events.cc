@@ -7,7 +7,7 @@
 #include "emit/html_escape.h"
 #include "emit/html_findings.h"
 #include "emit/html_snapshots.h"
-#include "emit/late_relation_names.h"
+#include "analysis/late_relation_names.h"
 #include "emit/time_text.h"
 
 namespace lockgraph {

@@ -15,24 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/log_place.h"
 #include "analysis/report.h"
 #include "emit/event_spool.h"
 #include "emit/html_chart.h"
 
 namespace lockgraph {
-
-/// Where an event comes in log order, as Analyzer::Finish sorts: its input,
-/// its first line, then the order events were made.
-struct LogPlace {
-  uint32_t input = 0;
-  uint64_t first_line = 0;
-  uint64_t seq = 0;
-  bool operator<(const LogPlace& o) const {
-    if (input != o.input) return input < o.input;
-    if (first_line != o.first_line) return first_line < o.first_line;
-    return seq < o.seq;
-  }
-};
 
 /// One rule's findings (the rule's name and severity as its last finding in
 /// log order gives them).

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "analysis/report.h"
-#include "emit/late_relation_names.h"
+#include "analysis/late_relation_names.h"
 
 namespace lockgraph {
 

@@ -10,6 +10,7 @@
 
 #include "analysis/signature.h"
 #include "analysis/statement.h"
+#include "gate/baseline_waits.h"
 
 namespace lockgraph {
 namespace {
@@ -74,12 +75,16 @@ std::string WaitKey(const Event& event) {
   return Fnv1a64Hex(t.head + Relation(event.lock_wait->lock) + t.tail);
 }
 
-std::string WaitDescription(const Event& event) {
+WaitKeyText WaitDescriptionParts(const Event& event) {
   const LockWait& w = *event.lock_wait;
-  std::string rel = Relation(w.lock);
-  std::string text = w.mode + " on " + w.lock.type + (rel.empty() ? "" : " of " + rel);
   std::string sql = NormalizeSql(w.statement, 64);
-  return sql.empty() ? text : text + ": " + sql;
+  return {w.mode + " on " + w.lock.type, sql.empty() ? "" : ": " + sql};
+}
+
+std::string WaitDescription(const Event& event) {
+  const std::string rel = Relation(event.lock_wait->lock);
+  WaitKeyText t = WaitDescriptionParts(event);
+  return t.head + (rel.empty() ? "" : " of " + rel) + t.tail;
 }
 
 std::string FindingKey(const Finding& f) {
@@ -91,15 +96,18 @@ std::string FindingKey(const Finding& f) {
 }
 
 Baseline MakeBaseline(const Report& report, double min_wait_ms) {
-  std::map<std::string, std::string> deadlocks, waits, findings;
+  BaselineWaits waits(min_wait_ms);
+  uint64_t i = 0;
+  for (const Event& ev : report.events) waits.Add(ev, {0, i, i}, false), ++i;
+  return MakeBaseline(report, waits.Entries(report));
+}
+
+Baseline MakeBaseline(const Report& report, std::vector<Baseline::Entry> lock_waits) {
+  std::map<std::string, std::string> deadlocks, findings;
   for (const DeadlockGroup& g : report.groups) {
     std::string what;
     for (const SignatureMember& m : g.members) what += (what.empty() ? "" : " | ") + m.statement;
     deadlocks.emplace(g.signature, what);
-  }
-  for (const Event& ev : report.events) {
-    if (!ev.lock_wait || ev.lock_wait->waited_ms.value_or(0) < min_wait_ms) continue;
-    waits.emplace(WaitKey(ev), WaitDescription(ev));
   }
   for (const Finding& f : report.findings) findings.emplace(FindingKey(f), f.rule_name);
   std::map<std::string, std::string> causes;
@@ -108,7 +116,7 @@ Baseline MakeBaseline(const Report& report, double min_wait_ms) {
     for (const std::string& s : c.statements) what += " | " + s;
     causes.emplace(c.id, what);
   }
-  return Baseline{Sorted(deadlocks), Sorted(waits), Sorted(findings), Sorted(causes)};
+  return Baseline{Sorted(deadlocks), std::move(lock_waits), Sorted(findings), Sorted(causes)};
 }
 
 std::string BaselineToJson(const Baseline& b) {

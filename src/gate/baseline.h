@@ -49,13 +49,21 @@ WaitKeyText WaitKeyParts(const Event& event);
 /// transactionid: update accounts set ... = ?".
 std::string WaitDescription(const Event& event);
 
+/// WaitDescription's text around the relation: WaitDescription(event) ==
+/// head + " of " + relation + tail, or head + tail when the lock has none.
+WaitKeyText WaitDescriptionParts(const Event& event);
+
 /// A run-level finding's key: its rule and the signatures it names (PG009),
 /// else its rule alone (PG011 is about the server's settings).
 std::string FindingKey(const Finding& finding);
 
-/// Every deadlock group; the lock waits of at least `min_wait_ms`; the
-/// run-level findings.
+/// Every deadlock group; the lock waits of at least `min_wait_ms` among the
+/// report's events; the run-level findings.
 Baseline MakeBaseline(const Report& report, double min_wait_ms);
+
+/// The same with `lock_waits` given (BaselineWaits::Entries: the report
+/// need not keep its events).
+Baseline MakeBaseline(const Report& report, std::vector<Baseline::Entry> lock_waits);
 
 /// The file: {"lockgraph_baseline": 2, "deadlocks": [...], "lock_waits":
 /// [...], "findings": [...], "causes": [...]}, two-space indent, one entry

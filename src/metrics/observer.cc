@@ -72,46 +72,62 @@ MetricsObserver::MetricsObserver(MetricRegistry& registry, const MetricsOptions&
                     "Lock cycles the server has not broken, at the last poll.", {"server"});
 }
 
-// Called with mutex_ held. A signature's cause is the cause of its first
-// deadlock, as DeadlockGrouper says, so the ids match the report's groups.
-std::string MetricsObserver::CauseOfEvent(const Event& event) {
-  EventFacts facts = ReadEventFacts(event);
-  if (!facts.deadlock) return "unknown";
-  DeadlockSignature signature = SignDeadlock(*event.deadlock, *facts.deadlock);
-  auto it = cause_of_signature_.find(signature.id);
-  if (it == cause_of_signature_.end())
-    it = cause_of_signature_.emplace(signature.id, CauseOf(signature, event.findings).id).first;
-  return it->second;
+EventMetrics EventMetrics::Of(const Event& event) {
+  EventMetrics m;
+  if (event.type == EventType::kDeadlock && event.deadlock) {
+    m.kind = Kind::kDeadlock;
+    m.database = event.session.database;
+    m.cause = "unknown";
+    EventFacts facts = ReadEventFacts(event);
+    if (facts.deadlock) {
+      DeadlockSignature signature = SignDeadlock(*event.deadlock, *facts.deadlock);
+      m.signature = signature.id;
+      m.cause = CauseOf(signature, event.findings).id;
+    }
+  } else if (event.type == EventType::kLockWait && event.lock_wait) {
+    const LockWait& w = *event.lock_wait;
+    m.kind = Kind::kLockWait;
+    m.mode = w.mode;
+    m.outcome = WaitOutcomeName(w.outcome);
+    m.waited_ms = w.waited_ms;
+  } else if (event.type == EventType::kWaitEnded && event.wait_change) {
+    const WaitChange& c = *event.wait_change;
+    m.kind = Kind::kWaitEnded;
+    m.mode = c.waiter.wait_mode;
+    m.outcome = "ended";
+    m.waited_ms = c.waited_ms;
+  }
+  if (event.type != EventType::kChainEnded && event.type != EventType::kCycleEnded)
+    for (const Finding& f : event.findings) m.findings.push_back({f.rule_id, f.severity});
+  return m;
+}
+
+void MetricsObserver::OnEvent(const Event& event) { OnEvent(EventMetrics::Of(event)); }
+
+void MetricsObserver::OnEvent(const EventMetrics& m) {
+  using Kind = EventMetrics::Kind;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (m.kind == Kind::kDeadlock) {
+    // A signature's cause is the cause of its first deadlock, as
+    // DeadlockGrouper says, so the ids match the report's groups.
+    std::string cause = m.cause;
+    if (!m.signature.empty()) cause = cause_of_signature_.emplace(m.signature, m.cause).first->second;
+    registry_.Add("lockgraph_deadlocks_total", {databases_(OrUnknown(m.database)), causes_(cause)});
+  } else if (m.kind == Kind::kLockWait || m.kind == Kind::kWaitEnded) {
+    registry_.Add("lockgraph_lock_waits_total", {modes_(OrUnknown(m.mode)), m.outcome});
+    if (m.waited_ms) registry_.Observe("lockgraph_lock_wait_seconds", {}, *m.waited_ms / 1000);
+  }
+  for (const EventMetrics::Found& f : m.findings) CountFinding(f.rule_id, f.severity);
 }
 
 // Called with mutex_ held.
-void MetricsObserver::CountFindings(const std::vector<Finding>& findings) {
-  for (const Finding& f : findings)
-    registry_.Add("lockgraph_findings_total", {rules_(f.rule_id), SeverityName(f.severity)});
-}
-
-void MetricsObserver::OnEvent(const Event& event) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (event.type == EventType::kDeadlock && event.deadlock) {
-    std::string database = event.session.database;
-    registry_.Add("lockgraph_deadlocks_total",
-                  {databases_(OrUnknown(database)), causes_(CauseOfEvent(event))});
-  } else if (event.type == EventType::kLockWait && event.lock_wait) {
-    const LockWait& w = *event.lock_wait;
-    registry_.Add("lockgraph_lock_waits_total", {modes_(OrUnknown(w.mode)), WaitOutcomeName(w.outcome)});
-    if (w.waited_ms) registry_.Observe("lockgraph_lock_wait_seconds", {}, *w.waited_ms / 1000);
-  } else if (event.type == EventType::kWaitEnded && event.wait_change) {
-    const WaitChange& c = *event.wait_change;
-    registry_.Add("lockgraph_lock_waits_total", {modes_(OrUnknown(c.waiter.wait_mode)), "ended"});
-    if (c.waited_ms) registry_.Observe("lockgraph_lock_wait_seconds", {}, *c.waited_ms / 1000);
-  }
-  if (event.type != EventType::kChainEnded && event.type != EventType::kCycleEnded)
-    CountFindings(event.findings);
+void MetricsObserver::CountFinding(const std::string& rule_id, Severity severity) {
+  registry_.Add("lockgraph_findings_total", {rules_(rule_id), SeverityName(severity)});
 }
 
 void MetricsObserver::OnFinding(const Finding& finding) {
   std::lock_guard<std::mutex> lock(mutex_);
-  CountFindings({finding});
+  CountFinding(finding.rule_id, finding.severity);
 }
 
 void MetricsObserver::OnLines(LineResult result, uint64_t count) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -45,6 +46,28 @@ class LabelBound {
 
 enum class LineResult { kParsed, kSkipped, kNotUnderstood };
 
+/// What the metrics take of one event (MetricsObserver::OnEvent), apart
+/// from the event: so that an output can keep it instead of the event and
+/// count the events later, in log order (`--format prometheus`). Copyable.
+struct EventMetrics {
+  enum class Kind { kOther, kDeadlock, kLockWait, kWaitEnded };
+  Kind kind = Kind::kOther;
+  std::string database;   // a deadlock's session database
+  std::string signature;  // a deadlock's signature id, and its own cause id:
+  std::string cause;      // a signature counts under the cause of its first deadlock
+  std::string mode;       // a wait's lock mode
+  std::string outcome;    // a wait's outcome name
+  std::optional<double> waited_ms;
+  struct Found {
+    std::string rule_id;
+    Severity severity = Severity::kNote;
+  };
+  std::vector<Found> findings;  // counted (none on chain_ended and cycle_ended)
+
+  /// What `event` (its rules already run) counts for. Thread-safe.
+  static EventMetrics Of(const Event& event);
+};
+
 /// Thread-safe: every member may be called from any thread. Not copyable.
 /// The registry must outlive the observer.
 class MetricsObserver {
@@ -61,6 +84,8 @@ class MetricsObserver {
   /// Its findings are counted, except on chain_ended and cycle_ended (copies
   /// of an event whose findings were counted when it came).
   void OnEvent(const Event& event);
+  /// The same, from what EventMetrics::Of took of an event.
+  void OnEvent(const EventMetrics& event);
   /// A run-level finding (not carried by an event).
   void OnFinding(const Finding& finding);
   /// `count` log lines with one result.
@@ -77,8 +102,7 @@ class MetricsObserver {
   void OnPollFailed(const std::string& server);
 
  private:
-  std::string CauseOfEvent(const Event& event);
-  void CountFindings(const std::vector<Finding>& findings);
+  void CountFinding(const std::string& rule_id, Severity severity);
 
   MetricRegistry& registry_;
   MetricsOptions options_;

@@ -5,7 +5,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -43,6 +45,22 @@ std::string CycleString(const Deadlock& d) {
     s += e.waiter + " -" + e.mode + "/" + e.lock.text + "-> " + e.blocker;
   }
   return s;
+}
+
+std::vector<std::string> SampleInputs() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> inputs;
+  for (const char* dir : {"samples", "tests/corpus", "tests/golden"})
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(LOCKGRAPH_SOURCE_DIR) / dir)) {
+      const std::string name = e.path().filename().string();
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || name.rfind("expected", 0) == 0 || name == "no-redact" ||
+          ext == ".md" || ext == ".sh" || ext == ".py" || ext == ".sql")
+        continue;
+      inputs.push_back(e.path().string());
+    }
+  std::sort(inputs.begin(), inputs.end());
+  return inputs;
 }
 
 std::string ReadFile(const std::string& path) {

@@ -25,6 +25,10 @@ std::string CycleString(const Deadlock& d);
 /// Reads a whole file (golden files, samples).
 std::string ReadFile(const std::string& path);
 
+/// Every input file of samples/, tests/corpus/ and tests/golden/ (not the
+/// expected outputs, READMEs and scripts), sorted.
+std::vector<std::string> SampleInputs();
+
 /// `bytes` in a new file under /tmp; its path.
 std::string TempFile(const std::string& bytes);
 

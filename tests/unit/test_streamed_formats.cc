@@ -1,5 +1,5 @@
-// dot and html keep no events under `analyze` (src/emit/dot_emitter.cc,
-// html_events.h): they take what they show of each event when it is made and
+// dot, html and prometheus keep no events under `analyze`
+// (src/emit/dot_emitter.cc, html_events.h, prometheus_emitter.cc): they take what they show of each event when it is made and
 // write it at Write, numbered in log order and with the relation names
 // learned later in the input. What they write must be the text the
 // collected events give (as `check` hands them over), on every sample.
@@ -103,30 +103,14 @@ TEST_CASE("html names a relation from a record later in the same input", "[html]
         streamed.find(row));
 }
 
-// Every input file of samples/, tests/corpus/ and tests/golden/.
-std::vector<fs::path> SampleInputs() {
-  std::vector<fs::path> inputs;
-  for (const char* dir : {"samples", "tests/corpus", "tests/golden"})
-    for (const auto& e : fs::recursive_directory_iterator(fs::path(LOCKGRAPH_SOURCE_DIR) / dir)) {
-      const std::string name = e.path().filename().string();
-      const std::string ext = e.path().extension().string();
-      if (!e.is_regular_file() || name.rfind("expected", 0) == 0 || name == "no-redact" ||
-          ext == ".md" || ext == ".sh" || ext == ".py" || ext == ".sql")
-        continue;
-      inputs.push_back(e.path());
-    }
-  std::sort(inputs.begin(), inputs.end());
-  return inputs;
-}
-
 // Streamed against collected on every sample; returns how many outputs
 // contained `drawn` (so that the comparison saw something).
 size_t CompareOnSamples(const std::string& format, const std::string& drawn) {
   CHECK(FindEmitter(format)->KeepsOwnEvents());
-  const std::vector<fs::path> inputs = SampleInputs();
+  const std::vector<std::string> inputs = test::SampleInputs();
   REQUIRE(inputs.size() > 100);
   size_t seen = 0;
-  for (const fs::path& input : inputs) {
+  for (const fs::path input : inputs) {
     INFO("input " << input.string() << ", format " << format);
     std::string streamed, collected;
     size_t streamed_kept = 0, collected_kept = 0;
@@ -147,6 +131,38 @@ TEST_CASE("dot output keeps no events under analyze and reads as the collected o
 TEST_CASE("html output keeps no events under analyze and reads as the collected one",
           "[html][spool]") {
   CHECK(CompareOnSamples("html", "<div class=\"drawn\"") > 50);
+}
+
+TEST_CASE("prometheus output keeps no events under analyze and reads as the collected one",
+          "[metrics][spool]") {
+  CHECK(CompareOnSamples("prometheus", "lockgraph_deadlocks_total{") > 100);
+  CHECK(CompareOnSamples("prometheus", "lockgraph_lock_waits_total{") > 60);
+}
+
+// Label values past the bound become "other": which ones keep a label of
+// their own depends on log order, not on the order events were made.
+TEST_CASE("prometheus counts events in log order whatever order they come in", "[metrics][spool]") {
+  std::vector<Event> events;
+  for (uint64_t line = 1; line <= 60; ++line) {
+    Event ev;
+    ev.type = EventType::kLockWait;
+    ev.source.first_line = line;
+    LockWait& w = ev.lock_wait.emplace();
+    w.mode = "Mode" + std::to_string(line);
+    w.waited_ms = 0.1 * double(line);
+    events.push_back(std::move(ev));
+  }
+  Report report;
+  report.events = events;  // collected: in log order
+  std::ostringstream collected, streamed;
+  FindEmitter("prometheus")->Write(report, collected);
+  std::unique_ptr<Emitter> emitter = FindEmitter("prometheus");
+  for (auto it = events.rbegin(); it != events.rend(); ++it) emitter->OnEvent(*it, streamed);
+  emitter->Write(Report{}, streamed);
+  CHECK(streamed.str() == collected.str());
+  CHECK(collected.str().find("mode=\"Mode50\"") != std::string::npos);
+  CHECK(collected.str().find("mode=\"Mode51\"") == std::string::npos);
+  CHECK(collected.str().find("mode=\"other\"") != std::string::npos);
 }
 
 TEST_CASE("html of several inputs numbers their events across inputs", "[html][spool]") {

@@ -1,5 +1,5 @@
 // See late_relation_names.h.
-#include "emit/late_relation_names.h"
+#include "analysis/late_relation_names.h"
 
 namespace lockgraph {
 
