@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,6 +20,13 @@ namespace lockgraph {
 /// alone.
 bool RelationNameIsLate(const Event& event, const LockTarget& target);
 
+/// Calls `fn` on each target of `event` that RelationMap::Resolve names (the
+/// deadlock cycle's edges, the lock wait's lock) while it is late.
+void ForEachLateTarget(Event* event, const std::function<void(LockTarget&)>& fn);
+
+/// True when `event` has such a target.
+bool HasLateTarget(const Event& event);
+
 /// Not thread-safe; copyable.
 class LateRelationNames {
  public:
@@ -28,6 +36,9 @@ class LateRelationNames {
   /// The name of OID `relation` of `database` in input number `input`, else
   /// `relation` itself (as Label() shows an unnamed relation).
   std::string Name(size_t input, std::string_view database, std::string_view relation) const;
+  /// Names the late targets of `event` of input number `input` that have a
+  /// name, as RelationMap::Resolve does.
+  void Resolve(Event* event, size_t input) const;
 
  private:
   std::map<std::tuple<size_t, std::string, std::string>, std::string> names_;

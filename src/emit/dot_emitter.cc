@@ -58,8 +58,10 @@ struct Marked {
 
 Marked MarkLateNames(const Event& ev, uint32_t input) {
   Marked m{&ev, nullptr, {}};
-  auto mark = [&](LockTarget& target) {
-    if (!RelationNameIsLate(*m.event, target)) return;
+  if (!HasLateTarget(ev)) return m;
+  m.copy = std::make_unique<Event>(ev);
+  m.event = m.copy.get();
+  ForEachLateTarget(m.copy.get(), [&](LockTarget& target) {
     // Not "\x01" + to_string() + ...: GCC 12 warns falsely (-Wrestrict).
     std::string text = "\x01";
     text += std::to_string(m.markers.size());
@@ -68,18 +70,7 @@ Marked MarkLateNames(const Event& ev, uint32_t input) {
                                                           target.Field("relation")})};
     target.relation_name = marker.text;  // Label() ends with it
     m.markers.push_back(std::move(marker));
-  };
-  auto late = [&](const LockTarget& t) { return RelationNameIsLate(ev, t); };
-  bool any = ev.lock_wait && late(ev.lock_wait->lock);
-  if (ev.deadlock)
-    for (const WaitEdge& e : ev.deadlock->edges) any = any || late(e.lock);
-  if (!any) return m;
-  m.copy = std::make_unique<Event>(ev);
-  m.event = m.copy.get();
-  // As RelationMap::Resolve: the cycle's edges and the wait's lock.
-  if (m.copy->deadlock)
-    for (WaitEdge& e : m.copy->deadlock->edges) mark(e.lock);
-  if (m.copy->lock_wait) mark(m.copy->lock_wait->lock);
+  });
   return m;
 }
 

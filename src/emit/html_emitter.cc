@@ -94,7 +94,8 @@ class HtmlEmitter : public Emitter {
       SvgRenderer svg;
       SnapshotsHtml section(svg, kGroupsDrawn, out);
       bool intact = true;
-      if (!events_.snapshot_pieces().ForEachSorted([&](std::string_view piece) { intact &= section.Write(piece); }))
+      auto write = [&](std::string_view piece) { intact &= section.Write(piece); };
+      if (!events_.snapshot_pieces().ForEachSorted(write))
         std::cerr << "lockgraph: cannot read back the snapshots kept in a temporary file\n";
       if (!intact) std::cerr << "lockgraph: internal error: a snapshot could not be written whole\n";
     }

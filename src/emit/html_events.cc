@@ -3,11 +3,11 @@
 
 #include <algorithm>
 
+#include "analysis/late_relation_names.h"
 #include "emit/deadlock_text.h"
 #include "emit/html_escape.h"
 #include "emit/html_findings.h"
 #include "emit/html_snapshots.h"
-#include "analysis/late_relation_names.h"
 #include "emit/time_text.h"
 
 namespace lockgraph {
@@ -35,19 +35,6 @@ bool ShownBefore(const Event& a, const LogPlace& pa, const Event& b, const LogPl
   const double wx = x.waited_ms.value_or(-1), wy = y.waited_ms.value_or(-1);
   if (wx != wy) return wx > wy;
   return pa < pb;
-}
-
-// As RelationMap::Resolve: the cycle's edges and the wait's lock.
-void NameLate(Event* ev, uint32_t input, const LateRelationNames& names) {
-  auto name = [&](LockTarget& t) {
-    if (!RelationNameIsLate(*ev, t)) return;
-    const std::string_view relation = t.Field("relation");
-    std::string found = names.Name(input, t.Field("database"), relation);
-    if (found != relation) t.relation_name = std::move(found);
-  };
-  if (ev->deadlock)
-    for (WaitEdge& e : ev->deadlock->edges) name(e.lock);
-  if (ev->lock_wait) name(ev->lock_wait->lock);
 }
 
 }  // namespace
@@ -112,7 +99,7 @@ void HtmlEvents::Finish(const Report& report) {
   std::sort(wait_places_.begin(), wait_places_.end());
   const LateRelationNames names(report);
   auto name = [&](Kept& k) {
-    if (k.late_names) NameLate(&k.event, k.place.input, names);
+    if (k.late_names) names.Resolve(&k.event, k.place.input);
     k.late_names = false;
   };
   for (auto& [signature, g] : groups_)
