@@ -16,19 +16,6 @@
 namespace lockgraph {
 namespace {
 
-// Hands each event, as it is made, to the baseline's waits.
-class WaitsOfEvents : public EventStream {
- public:
-  explicit WaitsOfEvents(BaselineWaits* waits) : waits_(waits) {}
-  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
-  void OnEvent(const Event& ev) override { waits_->Add(ev, {input_, ev.source.first_line, seq_++}, true); }
-
- private:
-  BaselineWaits* waits_;
-  uint32_t input_ = 0;
-  uint64_t seq_ = 0;
-};
-
 struct BaselineArgs {
   ReadArgs read;
   std::string output;
@@ -49,10 +36,9 @@ int RunBaseline(const BaselineArgs& args) {
   }
   // The waits are taken as each event is made; no events are kept.
   BaselineWaits waits(*min_wait);
-  WaitsOfEvents stream(&waits);
   AnalyzeOptions options = MakeAnalyzeOptions(args.read, nullptr);
   options.collect_events = false;
-  Analyzer analyzer(options, &stream);
+  Analyzer analyzer(options, &waits);
   int status = kExitOk;
   size_t analysed = ReadInputs(analyzer, args.read.files, "baseline", &status);
   if (status != kExitOk || analysed == 0) return kExitError;  // never a partial baseline

@@ -17,8 +17,9 @@
 namespace lockgraph {
 
 /// Memory: one entry per distinct key (per input while its relation is
-/// unnamed). Not thread-safe; copyable.
-class BaselineWaits {
+/// unnamed). Handed to an Analyzer as its EventStream, it takes every event
+/// as it is made. Not thread-safe; copyable.
+class BaselineWaits : public EventStream {
  public:
   /// Waits shorter than `min_wait_ms` are left out.
   explicit BaselineWaits(double min_wait_ms) : min_wait_ms_(min_wait_ms) {}
@@ -26,6 +27,11 @@ class BaselineWaits {
   /// `late_names`: relation OIDs it does not name yet may be named later in
   /// its input (events as they are made, before Analyzer::Finish).
   void Add(const Event& event, const LogPlace& place, bool late_names);
+  /// EventStream: Add with the event's place and late names.
+  void OnInputStart(size_t input) override { input_ = uint32_t(input); }
+  void OnEvent(const Event& event) override {
+    Add(event, {input_, event.source.first_line, seq_++}, true);
+  }
   /// Every key with its description, sorted by key; names from `report`'s
   /// relation names.
   std::vector<Baseline::Entry> Entries(const Report& report) const;
@@ -41,6 +47,8 @@ class BaselineWaits {
     std::string description;  // when not late: WaitDescription()
   };
   double min_wait_ms_;
+  uint32_t input_ = 0;
+  uint64_t seq_ = 0;
   std::map<std::string, Wait> waits_;  // the first of each kind, in log order
 };
 

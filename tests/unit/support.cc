@@ -47,6 +47,17 @@ std::string CycleString(const Deadlock& d) {
   return s;
 }
 
+const char* const kLateRelationName =
+    "2026-12-02 10:00:00.100 UTC [100] LOG:  process 100 still waiting for ExclusiveLock on tuple (0,3) of relation 16385 of database 16384 after 100.000 ms\n"
+    "2026-12-02 10:00:00.100 UTC [100] DETAIL:  Process holding the lock: 200. Wait queue: 100.\n"
+    "2026-12-02 10:00:00.100 UTC [100] STATEMENT:  UPDATE accounts SET balance = 1 WHERE id = 3;\n"
+    "2026-12-02 10:00:00.500 UTC [100] LOG:  process 100 acquired ExclusiveLock on tuple (0,3) of relation 16385 of database 16384 after 500.000 ms\n"
+    "2026-12-02 10:00:01.100 UTC [300] LOG:  process 300 still waiting for ExclusiveLock on tuple (0,3) of relation 16385 of database 16384 after 100.000 ms\n"
+    "2026-12-02 10:00:01.100 UTC [300] DETAIL:  Process holding the lock: 400. Wait queue: 300.\n"
+    "2026-12-02 10:00:01.100 UTC [300] CONTEXT:  while locking tuple (0,3) in relation \"accounts\"\n"
+    "2026-12-02 10:00:01.100 UTC [300] STATEMENT:  SELECT * FROM accounts WHERE id = 3 FOR UPDATE;\n"
+    "2026-12-02 10:00:01.500 UTC [300] LOG:  process 300 acquired ExclusiveLock on tuple (0,3) of relation 16385 of database 16384 after 500.000 ms\n";
+
 std::vector<std::string> SampleInputs() {
   namespace fs = std::filesystem;
   std::vector<std::string> inputs;

@@ -29,6 +29,11 @@ std::string ReadFile(const std::string& path);
 /// expected outputs, READMEs and scripts), sorted.
 std::vector<std::string> SampleInputs();
 
+/// A PostgreSQL stderr log of two lock waits on a tuple of relation 16385:
+/// the first record gives the OID alone, the second's CONTEXT names it
+/// "accounts" (parsers/postgresql/relation_names.h): a name learned later.
+extern const char* const kLateRelationName;
+
 /// `bytes` in a new file under /tmp; its path.
 std::string TempFile(const std::string& bytes);
 
