@@ -16,6 +16,8 @@
 #include "app/analyzer.h"
 #include "app/command_util.h"
 #include "emit/emitter.h"
+#include "emit/html_snapshots.h"
+#include "emit/html_svg.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -204,6 +206,37 @@ TEST_CASE("html of several inputs numbers their events across inputs", "[html][s
   size_t collected_kept = 0;
   StreamedText("html", inputs, &collected_kept);
   CHECK(collected_kept > 300);
+}
+
+// A snapshot piece keeps its number and drawing as control bytes: hostile
+// text with those bytes must show as text and move neither.
+TEST_CASE("html snapshot pieces show control bytes of the input as text", "[html][spool]") {
+  Event ev;
+  ev.type = EventType::kChain;
+  BlockingTree& t = ev.chain.emplace();
+  t.members.resize(2);
+  t.members[0].backend.id = "1";
+  t.members[0].backend.query = "select '\x01\x02'";
+  t.members[1].backend.id = "2";
+  t.members[1].depth = 1;
+  WaitEdge e;
+  e.waiter = "2";
+  e.blocker = "1";
+  e.mode = "ShareLock\x01";
+  t.edges.push_back(e);
+  const std::string piece = SnapshotHtmlPiece(ev);
+  REQUIRE(!piece.empty());
+  SvgRenderer svg;
+  std::ostringstream out;
+  {
+    SnapshotsHtml section(svg, 0, out);  // nothing drawn
+    CHECK(section.Write(piece));
+    CHECK(section.Write(piece));
+  }
+  const std::string html = out.str();
+  CHECK(html.find("select &#39;\\x01\\x02&#39;") != std::string::npos);
+  CHECK(html.find("id=\"live-chain-2\"") != std::string::npos);
+  CHECK(html.find_first_of("\x01\x02") == std::string::npos);
 }
 
 }  // namespace
