@@ -1,7 +1,8 @@
-// `lockgraph check [FILE...|-]`: the CI gate. Reads logs like analyze,
-// decides with src/gate/check_gate.h, prints the report in the chosen format
-// on stdout and a one-line verdict on stderr; exit 0 within limits, 1 when
-// a limit or rule is broken, 2 for usage or input errors. docs/ci.md.
+// `lockgraph check [FILE...|-]`: the CI gate. Reads logs like analyze, puts
+// every event aside (app/put_aside_events.h), decides with
+// src/gate/check_gate.h, prints the report in the chosen format on stdout and
+// a one-line verdict on stderr; exit 0 within limits, 1 when a limit or rule
+// is broken, 2 for usage or input errors. docs/ci.md.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "gate/check_gate.h"
 #include "app/command_util.h"
 #include "app/commands.h"
+#include "app/put_aside_events.h"
 #include "emit/source_paths.h"
 #include "emit/text_safety.h"
 #include "watch/duration.h"
@@ -129,9 +131,15 @@ int RunCheck(const CheckArgs& args) {
   emitter->set_options({UseColor(args.color)});
   emitter->set_source_root(root);
   AnalyzeOptions options = MakeAnalyzeOptions(args.read, emitter.get());
-  options.collect_events = true;  // the gate reads every event, also for ndjson
+  // The analyzer keeps what analyze keeps for this format (emitter.h); every
+  // event is put aside, to be decided on and written once the input is read.
+  const bool sees_events = EmitterSeesEvents(*emitter);
+  options.collect_events = !sees_events;
+  options.examples_only = emitter->NeedsEvents() != EventNeeds::kAll;
+  options.keep_findings = emitter->NeedsEvents() == EventNeeds::kExamplesAndFindings;
   StreamToEmitter stream(*emitter, std::cout);
-  Analyzer analyzer(options, emitter->Streams() ? &stream : nullptr);
+  PutAsideEvents events(emitter->Streams() ? &stream : nullptr);
+  Analyzer analyzer(options, &events);
 
   int status = kExitOk;
   size_t analysed = ReadInputs(analyzer, args.read.files, "check", &status);
@@ -141,14 +149,20 @@ int RunCheck(const CheckArgs& args) {
     return kExitError;
   }
   RelocateSources(&report, root);  // repository paths in every format
-  const CheckResult check = EvaluateCheck(report, limits);
-  emitter->set_check(&check);
+  events.Finish(report, root);
+  const std::optional<CheckResult> check = DecideCheck(report, limits, events);
+  if (check) emitter->set_check(&*check);
+  if (!check || (!emitter->Streams() && !HandOverChecked(events, report, *emitter, std::cout))) {
+    std::cerr << "lockgraph check: no verdict: cannot read back the events put aside in a "
+                 "temporary file\n";
+    return kExitError;
+  }
   emitter->Write(report, std::cout);
   std::cout.flush();
   if (!Understood(report, args.max_unparsed)) return kExitError;
-  std::cerr << CheckVerdict(check, report) << '\n';
+  std::cerr << CheckVerdict(*check, report) << '\n';
   if (status != kExitOk) return status;  // an unreadable input: no verdict to trust
-  return check.Failed() ? kExitFindings : kExitOk;
+  return check->Failed() ? kExitFindings : kExitOk;
 }
 
 }  // namespace

@@ -8,7 +8,7 @@ namespace lockgraph {
 nlohmann::ordered_json CheckToJson(const CheckResult& c, const Report& report) {
   nlohmann::ordered_json waits = nlohmann::ordered_json::array();
   for (const LongWait& w : c.long_waits) {
-    const Event& ev = report.events[w.event];
+    const Event ev = c.event(w.event);
     waits.push_back({{"key", w.key}, {"waited_ms", w.waited_ms}, {"known", w.known},
                      {"file", ev.source.file}, {"first_line", ev.source.first_line}});
   }

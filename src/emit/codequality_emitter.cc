@@ -187,12 +187,12 @@ class CodeQualityEmitter : public KeepingEmitter {
   void AddCheck(const Report& report) {
     const CheckResult& c = *check_;
     for (size_t i : c.cycles) {
-      const Event& ev = report.events[i];
+      const Event ev = c.event(i);
       Add("LG-LOCK-CYCLE", c.deadlocks_failed ? "critical" : "info", CycleTitle(ev),
           CycleTitle(ev), ev.source, report);
     }
     for (const LongWait& w : c.long_waits) {
-      const Event& ev = report.events[w.event];
+      const Event ev = c.event(w.event);
       Add("LG-LOCK-WAIT", w.known ? "info" : "major",
           WaitTitle(ev) + " (limit " + c.max_lock_wait + ")", w.key, ev.source, report);
     }

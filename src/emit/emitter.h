@@ -53,6 +53,13 @@ class Emitter {
   /// all from Report::events.
   virtual bool RendersOnEvent() const { return false; }
   virtual void OnEvent(const Event& event, std::ostream& out) {}
+  /// `check`: every event of the finished report, in log order, relation
+  /// names given and paths relocated as in `report`, after set_check and
+  /// before Write, which then finds only each deadlock group's example in
+  /// Report::events (src/app/put_aside_events.h). By default OnEvent.
+  virtual void OnCheckedEvent(const Event& event, const Report& report, std::ostream& out) {
+    OnEvent(event, out);
+  }
   virtual void OnInputStart(size_t input) {}
   /// True when queries are redacted unless --no-redact (formats that are
   /// uploaded: sarif, junit).

@@ -112,12 +112,12 @@ class GithubEmitter : public KeepingEmitter {
     for (const Finding& f : report.findings) AnnotateFinding(report, nullptr, f, out);
     if (!check_) return;
     for (size_t i : check_->cycles) {
-      const Event& ev = report.events[i];
+      const Event ev = check_->event(i);
       Annotate(check_->deadlocks_failed ? "error" : "notice", &ev.source,
                "lockgraph: " + CycleTitle(ev), CycleText(ev), out);
     }
     for (const LongWait& w : check_->long_waits) {
-      const Event& ev = report.events[w.event];
+      const Event ev = check_->event(w.event);
       Annotate(w.known ? "notice" : "error", &ev.source, "lockgraph: " + WaitTitle(ev),
                WaitText(ev), out);
     }

@@ -58,6 +58,10 @@ class JunitEmitter : public Emitter {
   }
   bool RedactsByDefault() const override { return true; }
   EventNeeds NeedsEvents() const override { return EventNeeds::kExamples; }
+  void OnCheckedEvent(const Event& ev, const Report& report, std::ostream&) override {
+    checked_events_ = true;
+    for (const Finding& f : ev.findings) AddFailing(report, &ev, f);
+  }
 
   void Write(const Report& report, std::ostream& out) override {
     pugi::xml_document doc;
@@ -88,10 +92,10 @@ class JunitEmitter : public Emitter {
  private:
   // Lock waits over the limit, one case per key; --fail-on rules; stale
   // baseline entries.
-  void AddCheckCases(const Report& report, pugi::xml_node suite, Counts* c) const {
+  void AddCheckCases(const Report& report, pugi::xml_node suite, Counts* c) {
     const CheckResult& check = *check_;
     for (size_t i : check.cycles) {
-      const Event& ev = report.events[i];
+      const Event ev = check.event(i);
       pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", CycleTitle(ev), c);
       SetFile(tc, ev.source);
       if (check.deadlocks_failed) Fail(tc, "lock-cycle", CycleTitle(ev), CycleText(ev), c);
@@ -99,16 +103,17 @@ class JunitEmitter : public Emitter {
     std::map<std::string, std::vector<const LongWait*>> by_key;
     for (const LongWait& w : check.long_waits) by_key[w.key].push_back(&w);
     for (const auto& [key, waits] : by_key) {
-      const Event& ev = report.events[waits.front()->event];
+      const Event ev = check.event(waits.front()->event);
       pugi::xml_node tc = AddCase(suite, "lockgraph.lock_waits",
                                   "lock wait " + key + ": " + WaitWhat(ev), c);
       SetFile(tc, ev.source);
       if (waits.front()->known) continue;
       std::string text;
-      for (const LongWait* w : waits) text += WaitText(report.events[w->event]) + "\n";
+      for (const LongWait* w : waits) text += WaitText(check.event(w->event)) + "\n";
       Fail(tc, "lock-wait", WaitTitle(ev) + " (limit " + check.max_lock_wait + ")", text, c);
     }
-    for (const std::string& rule : check.fail_on) AddRuleCase(report, rule, suite, c);
+    CollectFailing(report);
+    for (const std::string& rule : check.fail_on) AddRuleCase(rule, suite, c);
     for (const std::string& stale : check.stale) {
       pugi::xml_node tc = AddCase(suite, "lockgraph.baseline", "baseline " + stale, c);
       tc.append_child("skipped").append_attribute("message") = "no longer seen in this run";
@@ -116,20 +121,34 @@ class JunitEmitter : public Emitter {
     }
   }
 
-  void AddRuleCase(const Report& report, const std::string& rule, pugi::xml_node suite,
-                   Counts* c) const {
-    std::string text, first;
-    auto add = [&](const Event* ev, const Finding& f) {
-      if (f.rule_id != rule || !FindingFails(check_, report, ev, f)) return;
-      if (first.empty()) first = FindingTitle(f);
-      text += (ev ? SourceText(ev->source) + ": " : std::string()) + FindingText(f) + "\n\n";
-    };
-    for (const Event& ev : report.events)
-      for (const Finding& f : ev.findings) add(&ev, f);
-    for (const Finding& f : report.findings) add(nullptr, f);
-    pugi::xml_node tc = AddCase(suite, "lockgraph.rules", rule + " (--fail-on)", c);
-    if (!text.empty()) Fail(tc, "finding", first, text, c);
+  // The failing findings of the --fail-on rules: the events' (as they came
+  // through OnCheckedEvent, else from the report), then the run's.
+  void CollectFailing(const Report& report) {
+    if (!checked_events_)
+      for (const Event& ev : report.events)
+        for (const Finding& f : ev.findings) AddFailing(report, &ev, f);
+    for (const Finding& f : report.findings) AddFailing(report, nullptr, f);
   }
+
+  void AddRuleCase(const std::string& rule, pugi::xml_node suite, Counts* c) {
+    const FailingText& failing = failing_[rule];
+    pugi::xml_node tc = AddCase(suite, "lockgraph.rules", rule + " (--fail-on)", c);
+    if (!failing.text.empty()) Fail(tc, "finding", failing.first, failing.text, c);
+  }
+
+  void AddFailing(const Report& report, const Event* ev, const Finding& f) {
+    if (!FindingFails(check_, report, ev, f)) return;
+    FailingText& failing = failing_[f.rule_id];
+    if (failing.first.empty()) failing.first = FindingTitle(f);
+    failing.text += (ev ? SourceText(ev->source) + ": " : std::string()) + FindingText(f) + "\n\n";
+  }
+
+  struct FailingText {
+    std::string first;  // the title of the first
+    std::string text;
+  };
+  std::map<std::string, FailingText> failing_;  // by rule ID
+  bool checked_events_ = false;  // OnCheckedEvent saw the events: report.events are examples
 };
 
 }  // namespace

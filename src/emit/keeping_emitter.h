@@ -1,8 +1,9 @@
 // The CI emitters (sarif, github, codequality) render what they print of an
 // event when the event comes (`analyze`: bounded memory, docs/performance.md)
-// and splice it in at Write; when no event came that way (`check`, a caller
-// that collects every event) they render the report's events at Write: never
-// both. KeepingEmitter holds that plumbing; each emitter writes Keep().
+// and splice it in at Write; `check` hands them its events once decided
+// (OnCheckedEvent); when no event came either way (a caller that collects
+// every event) they render the report's events at Write: never both.
+// KeepingEmitter holds that plumbing; each emitter writes Keep().
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,11 @@ class KeepingEmitter : public Emitter {
   void OnEvent(const Event& ev, std::ostream&) override {
     streamed_ = true;
     Keep(ev, nullptr, input_, ev.source.first_line);
+  }
+  /// As the report's own events at Write: with the check's verdict.
+  void OnCheckedEvent(const Event& ev, const Report& report, std::ostream&) override {
+    streamed_ = true;
+    Keep(ev, &report, input_, ev.source.first_line);
   }
 
  protected:

@@ -352,14 +352,14 @@ class SarifEmitter : public KeepingEmitter {
   void AddCheck(const Report& report, const Item& item) const {
     const CheckResult& c = *check_;
     for (size_t i : c.cycles) {
-      const Event& ev = report.events[i];
+      const Event ev = c.event(i);
       json r = Result(kCycleRule, c.deadlocks_failed ? "error" : "note", CycleText(ev));
       r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphCycle/v1", Fnv1a64Hex(CycleTitle(ev))}};
       item(DumpJsonAt(r, kResultDepth));
     }
     for (const LongWait& w : c.long_waits) {
-      const Event& ev = report.events[w.event];
+      const Event ev = c.event(w.event);
       json r = Result(kWaitRule, w.known ? "note" : "error", WaitText(ev));
       r["locations"] = Location(ev.source, paths_);
       r["partialFingerprints"] = {{"lockgraphWait/v1", w.key}};

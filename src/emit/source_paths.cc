@@ -98,4 +98,10 @@ void RelocateSources(Report* report, const std::string& root) {
   for (const auto& [given, repo] : moved) RelocateFindings(&report->findings, given, repo);
 }
 
+void RelocateEvent(Event* event, const std::string& root) {
+  std::string given = event->source.file;
+  event->source.file = RepoPath(given, root);
+  RelocateFindings(&event->findings, given, event->source.file);
+}
+
 }  // namespace lockgraph

@@ -37,4 +37,8 @@ std::string RepoPath(const std::string& file, const std::string& root);
 /// the path as it was given.
 void RelocateSources(Report* report, const std::string& root);
 
+/// What RelocateSources does to each of Report::events, for an event kept
+/// apart from the report (`check` reads its events back one by one).
+void RelocateEvent(Event* event, const std::string& root);
+
 }  // namespace lockgraph

@@ -33,127 +33,124 @@ std::string NewGroups(const CheckResult& c, const Report& report) {
   return out;
 }
 
-// Signature -> the id of its cause.
-std::map<std::string, std::string> CauseOfSignature(const Report& report) {
-  std::map<std::string, std::string> out;
-  for (const DeadlockCause& cause : report.causes)
-    for (const std::string& sig : cause.signatures) out[sig] = cause.id;
-  return out;
-}
-
-bool KnownDeadlock(const DeadlockGroup& g, const CheckLimits& limits,
-                   const std::map<std::string, std::string>& cause_of) {
-  if (!limits.baseline) return false;
-  if (limits.baseline->HasDeadlock(g.signature)) return true;
-  if (!limits.baseline_by_cause) return false;
-  auto it = cause_of.find(g.signature);
-  return it != cause_of.end() && limits.baseline->HasCause(it->second);
-}
-
-void CountDeadlocks(const Report& report, const CheckLimits& limits, CheckResult* c) {
-  const auto cause_of = CauseOfSignature(report);
-  for (const DeadlockGroup& g : report.groups) {
-    bool known = KnownDeadlock(g, limits, cause_of);
-    if (known) {
-      c->known_signatures.insert(g.signature);
-      c->known_deadlocks += g.count;
-    } else {
-      c->new_deadlocks += g.count;
-    }
-  }
-  std::string cycles;
-  for (size_t i = 0; i < report.events.size(); ++i) {
-    if (!report.events[i].cycle) continue;
-    cycles += (cycles.empty() ? "" : "; ") + CyclePids(report.events[i]);
-    c->cycles.push_back(i);
-  }
-  c->deadlocks_failed = c->new_deadlocks + c->cycles.size() > limits.max_deadlocks;
-  if (!c->deadlocks_failed) return;
-  std::string limit = " (limit " + std::to_string(limits.max_deadlocks) + ")";
-  if (c->new_deadlocks)
-    c->broken.push_back(Plural(c->new_deadlocks, c->has_baseline ? "new deadlock" : "deadlock",
-                               c->has_baseline ? "new deadlocks" : "deadlocks") +
-                        limit + ": " + NewGroups(*c, report));
-  if (!c->cycles.empty())
-    c->broken.push_back(Plural(c->cycles.size(), "lock cycle", "lock cycles") +
-                        " in a snapshot" + limit + ": " + cycles);
-}
-
-void CountLongWaits(const Report& report, const CheckLimits& limits, CheckResult* c) {
-  if (!limits.max_lock_wait_ms) return;
-  size_t fresh = 0;
-  double longest = 0;
-  for (size_t i = 0; i < report.events.size(); ++i) {
-    const Event& ev = report.events[i];
-    const double waited = ev.lock_wait ? ev.lock_wait->waited_ms.value_or(0) : SnapshotWaitMs(ev);
-    if (waited <= *limits.max_lock_wait_ms) continue;
-    LongWait w{i, ev.lock_wait ? WaitKey(ev) : SnapshotWaitKey(ev), waited, false};
-    w.known = limits.baseline && limits.baseline->HasLockWait(w.key);
-    if (!w.known) {
-      ++fresh;
-      longest = std::max(longest, w.waited_ms);
-    }
-    c->long_waits.push_back(std::move(w));
-  }
-  if (fresh)
-    c->broken.push_back(Plural(fresh, c->has_baseline ? "new lock wait" : "lock wait",
-                               c->has_baseline ? "new lock waits" : "lock waits") +
-                        " longer than " + limits.max_lock_wait_text + " (longest " + Ms(longest) +
-                        ")");
-}
-
-void CountFindings(const Report& report, CheckResult* c) {
-  if (c->fail_on.empty()) return;
-  std::vector<std::pair<std::string, uint64_t>> counts;
-  auto count = [&](const Event* ev, const Finding& f) {
-    if (!c->FailsOn(f.rule_id) || !IsNewFinding(*c, report, ev, f)) return;
-    for (auto& [id, n] : counts)
-      if (id == f.rule_id) return void(++n);
-    counts.push_back({f.rule_id, 1});
-  };
-  for (const Event& ev : report.events)
-    for (const Finding& f : ev.findings) count(&ev, f);
-  for (const Finding& f : report.findings) count(nullptr, f);
-  for (const auto& [id, n] : counts)
-    c->broken.push_back(id + " found " + Plural(n, "time", "times") + " (--fail-on)");
-}
-
-void FindStale(const Report& report, const CheckLimits& limits, CheckResult* c) {
-  if (!limits.baseline) return;
-  std::set<std::string> waits, findings;
-  for (const Event& ev : report.events) {
-    if (!ev.lock_wait) continue;
-    std::string key = WaitKey(ev);
-    if (limits.baseline->HasLockWait(key)) c->known_waits.insert(key);
-    waits.insert(std::move(key));
-  }
-  for (const Finding& f : report.findings) findings.insert(FindingKey(f));
-  for (const Baseline::Entry& e : limits.baseline->deadlocks)
-    if (!c->known_signatures.count(e.key)) c->stale.push_back("deadlock " + e.key + " (" + e.what + ")");
-  for (const Baseline::Entry& e : limits.baseline->lock_waits)
-    if (!waits.count(e.key)) c->stale.push_back("lock wait " + e.key + " (" + e.what + ")");
-  for (const Baseline::Entry& e : limits.baseline->findings) {
-    if (findings.count(e.key))
-      c->known_findings.insert(e.key);
-    else
-      c->stale.push_back("finding " + e.key);
-  }
-}
-
 }  // namespace
 
+CheckGate::CheckGate(const Report& report, const CheckLimits& limits)
+    : report_(report), limits_(limits) {
+  c_.has_baseline = limits.baseline != nullptr;
+  c_.baseline_file = limits.baseline_file;
+  c_.fail_on = limits.fail_on;
+  c_.max_deadlocks = std::to_string(limits.max_deadlocks);
+  c_.max_lock_wait = limits.max_lock_wait_text;
+  for (const DeadlockCause& cause : report.causes)
+    for (const std::string& sig : cause.signatures) cause_of_[sig] = cause.id;
+  // What the baseline knows of the groups and run-level findings, before
+  // any event: a finding of an event is new unless its deadlock or wait is
+  // known.
+  for (const DeadlockGroup& g : report.groups) {
+    if (KnownDeadlock(g)) {
+      c_.known_signatures.insert(g.signature);
+      c_.known_deadlocks += g.count;
+    } else {
+      c_.new_deadlocks += g.count;
+    }
+  }
+  if (!limits.baseline) return;
+  std::set<std::string> findings;
+  for (const Finding& f : report.findings) findings.insert(FindingKey(f));
+  for (const Baseline::Entry& e : limits.baseline->findings)
+    if (findings.count(e.key)) c_.known_findings.insert(e.key);
+}
+
+bool CheckGate::KnownDeadlock(const DeadlockGroup& g) const {
+  if (!limits_.baseline) return false;
+  if (limits_.baseline->HasDeadlock(g.signature)) return true;
+  if (!limits_.baseline_by_cause) return false;
+  auto it = cause_of_.find(g.signature);
+  return it != cause_of_.end() && limits_.baseline->HasCause(it->second);
+}
+
+void CheckGate::Add(const Event& ev, size_t index) {
+  if (ev.cycle) {
+    cycle_pids_ += (cycle_pids_.empty() ? "" : "; ") + CyclePids(ev);
+    c_.cycles.push_back(index);
+  }
+  if (limits_.baseline && ev.lock_wait) {
+    std::string key = WaitKey(ev);
+    if (limits_.baseline->HasLockWait(key)) c_.known_waits.insert(key);
+    wait_keys_.insert(std::move(key));
+  }
+  if (limits_.max_lock_wait_ms) {
+    const double waited = ev.lock_wait ? ev.lock_wait->waited_ms.value_or(0) : SnapshotWaitMs(ev);
+    if (waited > *limits_.max_lock_wait_ms) {
+      LongWait w{index, ev.lock_wait ? WaitKey(ev) : SnapshotWaitKey(ev), waited, false};
+      w.known = limits_.baseline && limits_.baseline->HasLockWait(w.key);
+      if (!w.known) {
+        ++fresh_waits_;
+        longest_fresh_ms_ = std::max(longest_fresh_ms_, w.waited_ms);
+      }
+      c_.long_waits.push_back(std::move(w));
+    }
+  }
+  for (const Finding& f : ev.findings) CountFinding(&ev, f);
+}
+
+// A --fail-on finding not covered by the baseline, counted per rule.
+void CheckGate::CountFinding(const Event* ev, const Finding& f) {
+  if (!c_.FailsOn(f.rule_id) || !IsNewFinding(c_, report_, ev, f)) return;
+  for (auto& [id, n] : fail_on_counts_)
+    if (id == f.rule_id) return void(++n);
+  fail_on_counts_.push_back({f.rule_id, 1});
+}
+
+CheckResult CheckGate::Finish(std::function<Event(size_t)> event) {
+  FinishDeadlocks();
+  FinishLongWaits();
+  FinishStale();
+  for (const Finding& f : report_.findings) CountFinding(nullptr, f);
+  for (const auto& [id, n] : fail_on_counts_)
+    c_.broken.push_back(id + " found " + Plural(n, "time", "times") + " (--fail-on)");
+  c_.event = std::move(event);
+  return std::move(c_);
+}
+
+void CheckGate::FinishDeadlocks() {
+  c_.deadlocks_failed = c_.new_deadlocks + c_.cycles.size() > limits_.max_deadlocks;
+  if (!c_.deadlocks_failed) return;
+  std::string limit = " (limit " + std::to_string(limits_.max_deadlocks) + ")";
+  if (c_.new_deadlocks)
+    c_.broken.push_back(Plural(c_.new_deadlocks, c_.has_baseline ? "new deadlock" : "deadlock",
+                               c_.has_baseline ? "new deadlocks" : "deadlocks") +
+                        limit + ": " + NewGroups(c_, report_));
+  if (!c_.cycles.empty())
+    c_.broken.push_back(Plural(c_.cycles.size(), "lock cycle", "lock cycles") +
+                        " in a snapshot" + limit + ": " + cycle_pids_);
+}
+
+void CheckGate::FinishLongWaits() {
+  if (fresh_waits_)
+    c_.broken.push_back(Plural(fresh_waits_, c_.has_baseline ? "new lock wait" : "lock wait",
+                               c_.has_baseline ? "new lock waits" : "lock waits") +
+                        " longer than " + limits_.max_lock_wait_text + " (longest " +
+                        Ms(longest_fresh_ms_) + ")");
+}
+
+// Baseline entries this run did not see.
+void CheckGate::FinishStale() {
+  if (!limits_.baseline) return;
+  for (const Baseline::Entry& e : limits_.baseline->deadlocks)
+    if (!c_.known_signatures.count(e.key))
+      c_.stale.push_back("deadlock " + e.key + " (" + e.what + ")");
+  for (const Baseline::Entry& e : limits_.baseline->lock_waits)
+    if (!wait_keys_.count(e.key)) c_.stale.push_back("lock wait " + e.key + " (" + e.what + ")");
+  for (const Baseline::Entry& e : limits_.baseline->findings)
+    if (!c_.known_findings.count(e.key)) c_.stale.push_back("finding " + e.key);
+}
+
 CheckResult EvaluateCheck(const Report& report, const CheckLimits& limits) {
-  CheckResult c;
-  c.has_baseline = limits.baseline != nullptr;
-  c.baseline_file = limits.baseline_file;
-  c.fail_on = limits.fail_on;
-  c.max_deadlocks = std::to_string(limits.max_deadlocks);
-  c.max_lock_wait = limits.max_lock_wait_text;
-  CountDeadlocks(report, limits, &c);
-  CountLongWaits(report, limits, &c);
-  FindStale(report, limits, &c);  // before the findings: fills known_findings
-  CountFindings(report, &c);
-  return c;
+  CheckGate gate(report, limits);
+  for (size_t i = 0; i < report.events.size(); ++i) gate.Add(report.events[i], i);
+  return gate.Finish([&report](size_t i) { return report.events[i]; });
 }
 
 bool IsNewFinding(const CheckResult& c, const Report& report, const Event* event,

@@ -3,7 +3,10 @@
 // what is new, what broke a limit and which baseline entries were not seen.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,8 +28,44 @@ struct CheckLimits {
   bool baseline_by_cause = false;
 };
 
-/// Decides; the report's events, groups and findings must be complete
-/// (Analyzer::Finish).
+/// Decides event by event, so that no event need be kept: made from the
+/// report after Analyzer::Finish (its groups, causes and run-level findings
+/// complete), given every event in log order, finished once. Not
+/// thread-safe, not copyable.
+class CheckGate {
+ public:
+  /// `report` and `limits` must outlive the gate.
+  CheckGate(const Report& report, const CheckLimits& limits);
+  CheckGate(const CheckGate&) = delete;
+  CheckGate& operator=(const CheckGate&) = delete;
+
+  /// The next event in log order; `index` is what the result's `event`
+  /// function takes back for it (LongWait::event, CheckResult::cycles).
+  void Add(const Event& event, size_t index);
+  /// The verdict; `event` gives back an event by the index Add had.
+  CheckResult Finish(std::function<Event(size_t)> event);
+
+ private:
+  bool KnownDeadlock(const DeadlockGroup& g) const;
+  void CountFinding(const Event* event, const Finding& f);
+  void FinishDeadlocks();
+  void FinishLongWaits();
+  void FinishStale();
+
+  const Report& report_;
+  const CheckLimits& limits_;
+  CheckResult c_;
+  std::map<std::string, std::string> cause_of_;  // signature -> the id of its cause
+  std::string cycle_pids_;                       // "4211 -> 4302 -> 4211; ..."
+  size_t fresh_waits_ = 0;                       // long waits not in the baseline
+  double longest_fresh_ms_ = 0;
+  std::set<std::string> wait_keys_;  // of every lock wait (with a baseline)
+  std::vector<std::pair<std::string, uint64_t>> fail_on_counts_;  // first seen first
+};
+
+/// The gate over the report's own events (a caller that collected every
+/// event; Report::events sorted, as Analyzer::Finish leaves them). The
+/// result's `event` reads `report`, which must outlive it.
 CheckResult EvaluateCheck(const Report& report, const CheckLimits& limits);
 
 /// True when finding `f` of `event` (null: a run-level finding) is not

@@ -6,16 +6,19 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "model/event.h"
 
 namespace lockgraph {
 
 /// A lock wait longer than --max-lock-wait: a logged one, or the longest
 /// wait of a blocking tree or cycle in a snapshot (gate/snapshot_gate.h).
 struct LongWait {
-  size_t event = 0;  // index in Report::events
+  size_t event = 0;  // CheckResult::event takes it back
   std::string key;   // WaitKey(): equal for waits of the same shape
   double waited_ms = 0;
   bool known = false;  // in the baseline
@@ -38,9 +41,13 @@ struct CheckResult {
   /// One phrase per broken limit; empty: the run passes.
   std::vector<std::string> broken;
   uint64_t new_deadlocks = 0, known_deadlocks = 0;
-  /// Lock cycles in pg_locks snapshots (indexes in Report::events): each
-  /// counts as a deadlock against --max-deadlocks (docs/ci.md#snapshots).
+  /// Lock cycles in pg_locks snapshots (CheckResult::event takes each
+  /// back): each counts as a deadlock against --max-deadlocks
+  /// (docs/ci.md#snapshots).
   std::vector<size_t> cycles;
+  /// The event of a cycle or a long wait, by its index above: from
+  /// Report::events, or read back from where `check` put them aside.
+  std::function<Event(size_t)> event;
   bool deadlocks_failed = false;  // more new deadlocks than --max-deadlocks
   std::string max_deadlocks, max_lock_wait;  // the limits as given, for messages
 
