@@ -2,6 +2,7 @@
 #include "app/put_aside_events.h"
 
 #include <cstring>
+#include <iostream>
 
 #include "emit/source_paths.h"
 #include "model/event_codec.h"
@@ -54,7 +55,10 @@ Event PutAsideEvents::Get(size_t index) {
   std::string text;
   Event event;
   uint32_t input = 0;
-  if (failed_ || !spool_.Read(uint32_t(index), &text) || !Load(text, &event, &input)) return {};
+  if (failed_ || !spool_.Read(uint32_t(index), &text) || !Load(text, &event, &input)) {
+    std::cerr << "lockgraph: cannot read back an event put aside in a temporary file\n";
+    return {};
+  }
   return event;
 }
 

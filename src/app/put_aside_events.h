@@ -40,8 +40,8 @@ class PutAsideEvents : public EventStream {
   /// input's number and its index for Get(). Returns false when the events
   /// cannot be read back (the temporary file), or were not all put aside.
   bool ForEach(const std::function<void(const Event&, uint32_t input, size_t index)>& fn);
-  /// The event of `index` (as ForEach gave it); an empty event when it
-  /// cannot be read back.
+  /// The event of `index` (as ForEach gave it); an empty event, said on
+  /// stderr, when it cannot be read back.
   Event Get(size_t index);
 
   size_t size() const { return spool_.size(); }
