@@ -1,17 +1,16 @@
 // `lockgraph report FILE...|- -o report.html`: the HTML report (src/emit/
-// html_emitter.cc) of what `analyze` reads, written to a file. The page is
-// built in memory and written only once complete, so a failed run leaves no
-// half page behind.
+// html_emitter.cc) of what `analyze` reads, written to a file. The file is
+// replaced only once the page is complete (io/replaced_file.h), so a failed
+// run leaves no half page behind.
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "app/analyzer.h"
 #include "app/commands.h"
 #include "app/command_util.h"
 #include "emit/emitter.h"
+#include "io/replaced_file.h"
 
 namespace lockgraph {
 namespace {
@@ -20,6 +19,12 @@ struct ReportArgs {
   ReadArgs read;
   std::string output;
 };
+
+int CannotWrite(const std::string& output) {
+  std::cerr << "lockgraph report: cannot write " << output
+            << " (check the directory exists and is writable)\n";
+  return kExitError;
+}
 
 int RunReport(const ReportArgs& args) {
   std::string rule_error;
@@ -33,7 +38,11 @@ int RunReport(const ReportArgs& args) {
   // event (src/emit/html_events.h), the analyzer no events.
   const bool sees_events = EmitterSeesEvents(*emitter);
   options.collect_events = !sees_events;
-  std::ostringstream page;
+  // The page goes straight to stdout, or to a file that replaces the
+  // output only once complete (io/replaced_file.h): never held in memory.
+  ReplacedFile file;
+  if (args.output != "-" && !file.Open(args.output)) return CannotWrite(args.output);
+  std::ostream& page = args.output == "-" ? std::cout : file.out();
   StreamToEmitter stream(*emitter, page);
   Analyzer analyzer(options, sees_events ? &stream : nullptr);
   int status = kExitOk;
@@ -42,17 +51,9 @@ int RunReport(const ReportArgs& args) {
   if (analysed == 0) return status;
   emitter->Write(report, page);
   if (args.output == "-") {
-    std::cout << page.str();
     std::cout.flush();
   } else {
-    std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-    out << page.str();
-    out.close();
-    if (!out) {
-      std::cerr << "lockgraph report: cannot write " << args.output
-                << " (check the directory exists and is writable)\n";
-      return kExitError;
-    }
+    if (!file.Commit()) return CannotWrite(args.output);
     std::cerr << "lockgraph report: wrote " << args.output << " (" << report.summary.deadlocks
               << " deadlocks in " << report.groups.size() << " groups, "
               << report.summary.lock_waits << " lock waits)\n";
