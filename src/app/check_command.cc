@@ -220,7 +220,8 @@ void AddCheckCommand(CLI::App& app) {
 The report goes to stdout in the chosen format, a one-line verdict to stderr.
 Exit codes: 0 within the limits, 1 a limit or rule broken, 2 usage or input
 error (unreadable file or baseline, unknown format, an input mostly not
-understood, more lines not understood than --max-unparsed). docs/ci.md.)");
+understood, more lines not understood than --max-unparsed, events put aside
+in a temporary file that cannot be read back). docs/ci.md.)");
   cmd->callback([args]() { throw CLI::RuntimeError(RunCheck(*args)); });
 }
 
