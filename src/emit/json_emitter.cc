@@ -62,7 +62,10 @@ class JsonEmitter : public Emitter {
     out << ",\n  \"causes\": " << DumpJsonAt(CausesToJson(report.causes), 2);
     out << ",\n  \"groups\": " << DumpJsonAt(GroupsToJson(report.groups), 2);
     out << ",\n  \"findings\": " << DumpJsonAt(FindingsToJson(report.findings), 2);
-    if (check_) out << ",\n  \"check\": " << DumpJsonAt(CheckToJson(*check_, report), 2);
+    if (check_) {
+      out << ",\n  \"check\": ";
+      WriteCheckJson(*check_, report, 2, out);
+    }
     out << ",\n  \"summary\": " << DumpJsonAt(SummaryToJson(report.summary), 2) << "\n}\n";
   }
 
