@@ -25,8 +25,13 @@ bool ReplacedFile::Open(const std::string& path) {
     out_.open(path, std::ios::binary | std::ios::trunc);
     return bool(out_);
   }
-  std::vector<char> name(path.begin(), path.end());
-  for (char c : std::string(".XXXXXX")) name.push_back(c);
+  // Hidden, and named after the output: a run killed before Commit (no
+  // destructor runs on SIGKILL or an unhandled SIGINT) leaves it behind.
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string pattern = dir + "." + base + ".lockgraph-XXXXXX";
+  std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   const int fd = mkstemp(name.data());
   if (fd < 0) return false;

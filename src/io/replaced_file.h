@@ -18,7 +18,8 @@ class ReplacedFile {
   /// Removes the temporary file unless Commit() succeeded.
   ~ReplacedFile();
 
-  /// Creates the temporary file beside `path` ("PATH.XXXXXX"); a `path`
+  /// Creates the temporary file beside `path` (".NAME.lockgraph-XXXXXX" in
+  /// its directory: a run killed before Commit leaves it there); a `path`
   /// that is a device, a pipe or a symbolic link is opened in place
   /// instead. False when it cannot be created or opened.
   bool Open(const std::string& path);

@@ -81,9 +81,9 @@ check "report without -o: usage error, exit 2" bash -c \
 check "report to an unwritable path: exit 2, nothing on stdout" bash -c \
   "'$BIN' report '$SAMPLE' -o /nonexistent/dir/r.html 2>'$WORK/err' >'$WORK/out2'; rc=\$?; test \$rc -eq 2 && grep -q 'cannot write /nonexistent/dir/r.html' '$WORK/err' && ! test -s '$WORK/out2'"
 check "report replaces an older page whole and leaves no temporary file beside it" bash -c \
-  "mkdir '$WORK/rp' && echo old > '$WORK/rp/r.html' && '$BIN' report '$SAMPLE' -o '$WORK/rp/r.html' 2>/dev/null && cmp '$WORK/rp/r.html' '$WORK/r.html' && test \"\$(ls '$WORK/rp')\" = r.html"
+  "mkdir '$WORK/rp' && echo old > '$WORK/rp/r.html' && '$BIN' report '$SAMPLE' -o '$WORK/rp/r.html' 2>/dev/null && cmp '$WORK/rp/r.html' '$WORK/r.html' && test \"\$(ls -A '$WORK/rp')\" = r.html"
 check "report with no input read leaves no file" bash -c \
-  "'$BIN' report /nonexistent/x.log -o '$WORK/rp/none.html' 2>/dev/null; test \$? -eq 2 && test \"\$(ls '$WORK/rp')\" = r.html"
+  "'$BIN' report /nonexistent/x.log -o '$WORK/rp/none.html' 2>/dev/null; test \$? -eq 2 && test \"\$(ls -A '$WORK/rp')\" = r.html"
 check "report -o /dev/stdout writes through the link, which stays" bash -c \
   "'$BIN' report '$SAMPLE' -o /dev/stdout 2>/dev/null | cmp - '$WORK/r.html' && test -L /dev/stdout"
 check "report of a missing file among good ones: exit 2, the page still written" bash -c \
