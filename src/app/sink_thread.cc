@@ -7,8 +7,18 @@ namespace lockgraph {
 namespace {
 
 // Items waiting at most: events are rare (a few thousand per GB of log),
-// so this bounds memory only when the consumer is far behind.
+// so this bounds memory only when the consumer is far behind. An event
+// of a snapshot weighs one more for each process and edge of its tree or
+// cycle (a 100,000-waiter snapshot's trees hold 50 each, and are made far
+// faster than written).
 constexpr size_t kCapacity = 1024;
+
+size_t Weight(const Event& ev) {
+  size_t weight = 1;
+  if (ev.chain) weight += ev.chain->members.size() + ev.chain->edges.size();
+  if (ev.cycle) weight += ev.cycle->members.size() + ev.cycle->edges.size();
+  return weight;
+}
 
 }  // namespace
 
@@ -33,23 +43,28 @@ void SinkThread::Stop() {
   thread_.join();  // Run() drains the queue before it returns
 }
 
-void SinkThread::OnEvent(Event&& event) { Push(std::move(event)); }
+void SinkThread::OnEvent(Event&& event) {
+  const size_t weight = Weight(event);
+  Push(std::move(event), weight);
+}
 
 void SinkThread::OnUnparsed(const std::string& file, uint64_t line, std::string_view text) {
   if (unparsed_left_ == 0) return;
   --unparsed_left_;
-  Push(Unparsed{file, line, std::string(text)});
+  Push(Unparsed{file, line, std::string(text)}, 1);
 }
 
-void SinkThread::OnDiagnostic(Diagnostic&& diag) { Push(std::move(diag)); }
+void SinkThread::OnDiagnostic(Diagnostic&& diag) { Push(std::move(diag), 1); }
 
-void SinkThread::Push(Item&& item) {
+void SinkThread::Push(Item&& item, size_t weight) {
   bool was_empty;
   {
     std::unique_lock<std::mutex> lock(mu_);
-    not_full_.wait(lock, [this] { return queue_.size() < kCapacity; });
+    // An item heavier than the whole capacity still goes, alone.
+    not_full_.wait(lock, [&] { return queued_ == 0 || queued_ + weight <= kCapacity; });
     was_empty = queue_.empty();
     queue_.push_back(std::move(item));
+    queued_ += weight;
   }
   // The consumer sleeps only on an empty queue: waking it for every item
   // would cost a system call per event.
@@ -64,6 +79,7 @@ void SinkThread::Run() {
       not_empty_.wait(lock, [this] { return done_ || !queue_.empty(); });
       if (queue_.empty()) return;  // done and drained
       batch.swap(queue_);
+      queued_ = 0;
     }
     not_full_.notify_one();
     for (Item& item : batch) {

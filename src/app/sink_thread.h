@@ -3,8 +3,9 @@
 // Parsing a log is one thread's work (reading, splitting lines, assembling
 // records); what happens to each event after it is made (rules, statement
 // fingerprints, rendering) is another's: on two cores the two overlap
-// (docs/performance.md). The queue is bounded, so a slow consumer slows the
-// parser instead of growing memory.
+// (docs/performance.md). The queue is bounded (by items, a snapshot's trees
+// weighing as many as their processes and edges), so a slow consumer slows
+// the parser instead of growing memory.
 #pragma once
 
 #include <condition_variable>
@@ -48,7 +49,7 @@ class SinkThread : public ParseSink {
   };
   using Item = std::variant<Event, Unparsed, Diagnostic>;
 
-  void Push(Item&& item);
+  void Push(Item&& item, size_t weight);
   void Run();
   void Stop();  // lets Run() drain the queue, then joins it
 
@@ -57,6 +58,7 @@ class SinkThread : public ParseSink {
   std::mutex mu_;
   std::condition_variable not_empty_, not_full_;
   std::deque<Item> queue_;
+  size_t queued_ = 0;  // the weight of queue_'s items
   bool done_ = false;
   std::exception_ptr failure_;
   std::thread thread_;
