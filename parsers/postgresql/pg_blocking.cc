@@ -15,25 +15,13 @@ namespace lockgraph {
 namespace {
 
 struct Row {
-  const PgLockRow* row;
+  PgLockRow row;  // unpacked once for its group; its columns view the rows' text
   std::string_view id;
-  LockTarget target;  // waiting rows only: no edge names a granted row's lock
-  size_t index;       // position in the snapshot
+  size_t index;  // position in the snapshot
 };
 
-// `last`: the waiter's last edge, which takes its target over (a snapshot
-// has 100,000 waiters, most with one edge).
-WaitEdge MakeEdge(Row& waiter, std::string_view blocker, EdgeBasis basis, bool derived,
-                  bool last) {
-  WaitEdge e;
-  e.waiter = waiter.id;
-  e.blocker = blocker;
-  e.mode = waiter.row->mode;
-  e.lock = last ? std::move(waiter.target) : waiter.target;
-  e.basis = basis;
-  e.line = waiter.row->line;
-  e.derived = derived;
-  return e;
+PgBlockingLink MakeLink(const Row& waiter, std::string blocker, EdgeBasis basis, bool derived) {
+  return {uint32_t(waiter.index), std::move(blocker), basis, derived};
 }
 
 // The rows of lock number `lock`, in snapshot order.
@@ -42,8 +30,7 @@ std::vector<Row> Group(const PgLockRows& rows, const PgRowIndex& index, uint32_t
   group.reserve(index.lock_begin[lock + 1] - index.lock_begin[lock]);
   for (uint32_t k = index.lock_begin[lock]; k < index.lock_begin[lock + 1]; ++k) {
     const uint32_t i = index.by_lock[k];
-    const PgLockRow& r = rows[i];
-    group.push_back({&r, index.process[i], r.granted ? LockTarget() : PgLockRowTarget(r), i});
+    group.push_back({rows[i], index.process[i], i});
   }
   return group;
 }
@@ -57,8 +44,8 @@ EdgeBasis Classify(const Row& waiter, const std::string& id, const RowsById& by_
   auto [begin, end] = by_id.equal_range(id);
   for (auto it = begin; it != end; ++it) {
     const Row& r = *it->second;
-    if (!PgLockModesConflict(waiter.row->mode, r.row->mode)) continue;
-    if (r.row->granted) return EdgeBasis::kHard;
+    if (!PgLockModesConflict(waiter.row.mode, r.row.mode)) continue;
+    if (r.row.granted) return EdgeBasis::kHard;
     basis = EdgeBasis::kSoft;
   }
   return basis;
@@ -69,53 +56,51 @@ EdgeBasis Classify(const Row& waiter, const std::string& id, const RowsById& by_
 std::string BlockerId(int64_t pid, const Row& waiter, const std::vector<Row>& group) {
   if (pid != 0) return std::to_string(pid);
   for (const Row& r : group)
-    if (!r.row->pid && r.row->granted && PgLockModesConflict(waiter.row->mode, r.row->mode))
+    if (!r.row.pid && r.row.granted && PgLockModesConflict(waiter.row.mode, r.row.mode))
       return std::string(r.id);
   return "0";
 }
 
-void ReportedEdges(std::vector<Row>& group, std::vector<WaitEdge>* out) {
+void ReportedEdges(const std::vector<Row>& group, std::vector<PgBlockingLink>* out) {
   RowsById by_id;
   for (const Row& r : group) by_id.emplace(r.id, &r);
-  for (Row& w : group) {
-    if (w.row->granted || !w.row->blocking_pids) continue;
+  for (const Row& w : group) {
+    if (w.row.granted || !w.row.blocking_pids) continue;
     std::set<std::string, std::less<>> seen;
     std::vector<std::pair<std::string, EdgeBasis>> blockers;
-    for (int64_t pid : *w.row->blocking_pids) {
+    for (int64_t pid : *w.row.blocking_pids) {
       std::string id = BlockerId(pid, w, group);
       if (id == w.id || !seen.insert(id).second) continue;
       EdgeBasis basis = Classify(w, id, by_id);
       blockers.emplace_back(std::move(id), basis);
     }
-    for (size_t i = 0; i < blockers.size(); ++i)
-      out->push_back(MakeEdge(w, blockers[i].first, blockers[i].second, false,
-                              i + 1 == blockers.size()));
+    for (auto& [id, basis] : blockers) out->push_back(MakeLink(w, std::move(id), basis, false));
   }
 }
 
-void DerivedEdges(std::vector<Row> group, std::vector<WaitEdge>* out) {
+void DerivedEdges(std::vector<Row> group, std::vector<PgBlockingLink>* out) {
   // Waiters in (approximate) queue order: by waitstart, then row order.
   auto start = [](const Row& r) {
-    auto t = PgTimestampMicros(r.row->waitstart);
+    auto t = PgTimestampMicros(r.row.waitstart);
     return t ? *t : std::numeric_limits<int64_t>::max();
   };
   std::stable_sort(group.begin(), group.end(), [&](const Row& a, const Row& b) {
-    if (a.row->granted != b.row->granted) return a.row->granted;
-    if (a.row->granted) return false;
+    if (a.row.granted != b.row.granted) return a.row.granted;
+    if (a.row.granted) return false;
     return start(a) < start(b);
   });
   for (size_t i = 0; i < group.size(); ++i) {
-    Row& w = group[i];
-    if (w.row->granted) continue;
+    const Row& w = group[i];
+    if (w.row.granted) continue;
     std::map<std::string_view, EdgeBasis> blockers;  // hard wins over soft
     for (size_t j = 0; j < group.size(); ++j) {
       const Row& other = group[j];
-      if (other.id == w.id || !PgLockModesConflict(w.row->mode, other.row->mode)) continue;
-      if (other.row->granted) blockers[other.id] = EdgeBasis::kHard;
+      if (other.id == w.id || !PgLockModesConflict(w.row.mode, other.row.mode)) continue;
+      if (other.row.granted) blockers[other.id] = EdgeBasis::kHard;
       else if (j < i) blockers.emplace(other.id, EdgeBasis::kSoft);
     }
-    size_t left = blockers.size();
-    for (const auto& [id, basis] : blockers) out->push_back(MakeEdge(w, id, basis, true, --left == 0));
+    for (const auto& [id, basis] : blockers)
+      out->push_back(MakeLink(w, std::string(id), basis, true));
   }
 }
 
@@ -136,39 +121,26 @@ struct IdOrder {
 };
 
 // By waiter, then blocker (ProcessIdLess); stable. Sorts numbers, then
-// puts each edge in its place in the same vector (no second vector of
-// 100,000 edges).
-std::vector<WaitEdge> SortedEdges(std::vector<WaitEdge> edges) {
+// moves each link once into its place.
+std::vector<PgBlockingLink> SortedLinks(std::vector<PgBlockingLink> links,
+                                        const PgRowIndex& index) {
   struct Sortable {
     IdOrder waiter, blocker;
-    uint32_t edge;
+    uint32_t link;
   };
   std::vector<Sortable> order;
-  order.reserve(edges.size());
-  for (size_t i = 0; i < edges.size(); ++i)
-    order.push_back({IdOrder(edges[i].waiter), IdOrder(edges[i].blocker), uint32_t(i)});
+  order.reserve(links.size());
+  for (size_t i = 0; i < links.size(); ++i)
+    order.push_back({IdOrder(index.process[links[i].waiter_row]), IdOrder(links[i].blocker),
+                     uint32_t(i)});
   std::stable_sort(order.begin(), order.end(), [](const Sortable& a, const Sortable& b) {
     if (a.waiter < b.waiter || b.waiter < a.waiter) return a.waiter < b.waiter;
     return a.blocker < b.blocker;
   });
-  // Position i takes edge order[i].edge: follow each cycle of the permutation.
-  std::vector<uint32_t> from(edges.size());
-  for (size_t i = 0; i < order.size(); ++i) from[i] = order[i].edge;
-  order = {};
-  for (size_t start = 0; start < from.size(); ++start) {
-    if (from[start] == start) continue;
-    WaitEdge held = std::move(edges[start]);
-    size_t at = start;
-    while (from[at] != start) {
-      edges[at] = std::move(edges[from[at]]);
-      size_t next = from[at];
-      from[at] = uint32_t(at);
-      at = next;
-    }
-    edges[at] = std::move(held);
-    from[at] = uint32_t(at);
-  }
-  return edges;
+  std::vector<PgBlockingLink> sorted;
+  sorted.reserve(links.size());
+  for (const Sortable& s : order) sorted.push_back(std::move(links[s.link]));
+  return sorted;
 }
 
 }  // namespace
@@ -184,18 +156,39 @@ std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_
 
 std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, const PgRowIndex& index,
                                       bool use_blocking_pids) {
+  const std::vector<PgBlockingLink> links = PgBlockingLinks(rows, index, use_blocking_pids);
   std::vector<WaitEdge> edges;
-  size_t waiting = 0;
-  for (const PgLockRow& r : rows) waiting += !r.granted;
-  edges.reserve(waiting);  // most waiters have one edge
+  edges.reserve(links.size());
+  for (const PgBlockingLink& link : links) edges.push_back(PgLinkEdge(rows, index, link));
+  return edges;
+}
+
+std::vector<PgBlockingLink> PgBlockingLinks(const PgLockRows& rows, const PgRowIndex& index,
+                                            bool use_blocking_pids) {
+  std::vector<PgBlockingLink> links;
+  // Most waiters have one edge.
+  links.reserve(std::count(index.waits.begin(), index.waits.end(), true));
   for (uint32_t lock = 0; lock < index.locks(); ++lock) {
     // A lock nobody waits for gives no edge.
     if (!index.contested[lock]) continue;
     std::vector<Row> group = Group(rows, index, lock);
-    if (use_blocking_pids) ReportedEdges(group, &edges);
-    else DerivedEdges(std::move(group), &edges);
+    if (use_blocking_pids) ReportedEdges(group, &links);
+    else DerivedEdges(std::move(group), &links);
   }
-  return SortedEdges(std::move(edges));
+  return SortedLinks(std::move(links), index);
+}
+
+WaitEdge PgLinkEdge(const PgLockRows& rows, const PgRowIndex& index, const PgBlockingLink& link) {
+  const PgLockRow& r = rows[link.waiter_row];
+  WaitEdge e;
+  e.waiter = index.process[link.waiter_row];
+  e.blocker = link.blocker;
+  e.mode = r.mode;
+  e.lock = PgLockRowTarget(r);
+  e.basis = link.basis;
+  e.line = r.line;
+  e.derived = link.derived;
+  return e;
 }
 
 }  // namespace lockgraph

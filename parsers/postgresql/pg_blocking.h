@@ -4,11 +4,12 @@
 // The rules and their limits: docs/watch.md#who-blocks-whom.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "model/event.h"
-#include "parsers/postgresql/pg_lock_row.h"
+#include "parsers/postgresql/pg_lock_rows.h"
 
 namespace lockgraph {
 
@@ -37,5 +38,22 @@ std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, bool use_blocking_
 struct PgRowIndex;
 std::vector<WaitEdge> PgBlockingEdges(const PgLockRows& rows, const PgRowIndex& index,
                                       bool use_blocking_pids);
+
+/// An edge as the rows give it, before it is made a WaitEdge (which copies
+/// the waiter's id, mode and lock: a 100,000-waiter snapshot makes them
+/// only for the edges an event shows).
+struct PgBlockingLink {
+  uint32_t waiter_row = 0;  // the row where the waiter waits
+  std::string blocker;      // the blocker's process id
+  EdgeBasis basis = EdgeBasis::kReported;
+  bool derived = false;
+};
+
+/// PgBlockingEdges() as links, in the same order.
+std::vector<PgBlockingLink> PgBlockingLinks(const PgLockRows& rows, const PgRowIndex& index,
+                                            bool use_blocking_pids);
+
+/// The edge a link stands for, as PgBlockingEdges() gives it.
+WaitEdge PgLinkEdge(const PgLockRows& rows, const PgRowIndex& index, const PgBlockingLink& link);
 
 }  // namespace lockgraph

@@ -37,12 +37,7 @@ bool ParseIntArray(std::string_view s, std::vector<int64_t>* out) {
   return true;
 }
 
-struct TextColumn {
-  const char* name;
-  std::string_view PgLockRow::*field;
-};
-
-constexpr TextColumn kTextColumns[] = {
+constexpr PgTextColumn kTextColumns[] = {
     {"sampled_at", &PgLockRow::sampled_at},
     {"locktype", &PgLockRow::locktype},
     {"database", &PgLockRow::database},
@@ -101,7 +96,7 @@ const TagShape kShapes[] = {
 };
 
 const char* ColumnName(std::string_view PgLockRow::*column) {
-  for (const TextColumn& c : kTextColumns)
+  for (const PgTextColumn& c : kTextColumns)
     if (c.field == column) return c.name;
   return "";
 }
@@ -135,84 +130,10 @@ std::string TagText(const PgLockRow& r) {
 
 }  // namespace
 
-PgLockRows::PgLockRows(std::initializer_list<PgLockRow> rows) {
-  for (const PgLockRow& r : rows) push_back(r);
-}
-
-PgLockRows::PgLockRows(const PgLockRows& other) {
-  for (const PgLockRow& r : other) push_back(r);
-}
-
-PgLockRows& PgLockRows::operator=(const PgLockRows& other) {
-  if (this != &other) {
-    PgLockRows copy(other);
-    swap(copy);
-  }
-  return *this;
-}
-
-void PgLockRows::swap(PgLockRows& other) noexcept {
-  rows_.swap(other.rows_);
-  blocks_.swap(other.blocks_);
-  std::swap(free_, other.free_);
-  std::swap(left_, other.left_);
-  std::swap(pushed_, other.pushed_);
-  std::swap(popped_, other.popped_);
-}
-
-void PgLockRows::pop_front() {
-  rows_.pop_front();
-  ++popped_;
-  // Rows view only the block that was the last when they were pushed (and
-  // one started during their push): a block the rows left no longer view
-  // goes. The last block stays, for the rows to come.
-  while (blocks_.size() > 1 && blocks_.front().last_row < popped_) blocks_.pop_front();
-}
-
-bool PgLockRows::InLastBlock(std::string_view text) const {
-  if (blocks_.empty() || text.empty()) return false;
-  const char* begin = blocks_.back().text.get();
-  return text.data() >= begin && text.data() + text.size() <= begin + blocks_.back().size;
-}
-
-std::string_view PgLockRows::Keep(std::string_view text) {
-  if (text.empty()) return {};
-  if (text.size() > left_) {
-    constexpr size_t kBlock = 1 << 20;
-    const size_t size = std::max(kBlock, text.size());
-    if (!blocks_.empty()) blocks_.back().last_row = pushed_;  // the row being pushed may view it
-    blocks_.push_back({std::make_unique<char[]>(size), size, pushed_});
-    free_ = blocks_.back().text.get();
-    left_ = size;
-  }
-  char* at = free_;
-  std::copy(text.begin(), text.end(), at);
-  free_ += text.size();
-  left_ -= text.size();
-  return {at, text.size()};
-}
-
-void PgLockRows::push_back(const PgLockRow& row) { push_back(PgLockRow(row)); }
-
-void PgLockRows::push_back(PgLockRow&& row) {
-  const PgLockRow* previous = rows_.empty() ? nullptr : &rows_.back();
-  PgLockRow& kept = rows_.emplace_back(std::move(row));
-  // A value the row before had in the same column (sampled_at, locktype,
-  // database, mode, state, ...) is not copied again, while it is in the
-  // last block (so that rows view only blocks near them: pop_front()).
-  for (const TextColumn& c : kTextColumns) {
-    std::string_view& column = kept.*c.field;
-    if (previous && previous->*c.field == column && InLastBlock(previous->*c.field))
-      column = previous->*c.field;
-    else
-      column = Keep(column);
-  }
-  if (!blocks_.empty()) blocks_.back().last_row = pushed_;
-  ++pushed_;
-}
+std::span<const PgTextColumn> PgLockTextColumns() { return kTextColumns; }
 
 bool PgLockRowFromColumns(const PgColumnGetter& get, PgLockRow* row, std::string* error) {
-  for (const TextColumn& c : kTextColumns)
+  for (const PgTextColumn& c : kTextColumns)
     if (auto v = get(c.name)) row->*c.field = *v;
   for (const char* required : {"locktype", "mode"}) {
     if (!get(required) || get(required)->empty()) {

@@ -5,11 +5,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <initializer_list>
-#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +19,7 @@ namespace lockgraph {
 
 /// Text columns keep PostgreSQL's text form; "" is SQL NULL. They are
 /// views: into the caller's text while a row is filled, into the
-/// PgLockRows that holds it once added there.
+/// PgLockRows that holds it once added there (pg_lock_rows.h).
 struct PgLockRow {
   uint64_t line = 0;  // first input line of the row; 0 when not from a file
   std::string_view sampled_at;
@@ -40,58 +39,15 @@ struct PgLockRow {
       relation_name, query;
 };
 
-/// The rows of a snapshot, in input order, and their text: each row's
-/// columns view one copy of that row's text in blocks this container owns
-/// (a 100,000-waiter snapshot has 130,000 rows: no string per column, no
-/// allocation per row but the deque's). Copying copies the text; moving
-/// keeps every view valid. Not thread-safe.
-class PgLockRows {
- public:
-  using const_iterator = std::deque<PgLockRow>::const_iterator;
-  using iterator = std::deque<PgLockRow>::iterator;
-
-  PgLockRows() = default;
-  PgLockRows(std::initializer_list<PgLockRow> rows);
-  PgLockRows(const PgLockRows& other);
-  PgLockRows& operator=(const PgLockRows& other);
-  PgLockRows(PgLockRows&&) = default;
-  PgLockRows& operator=(PgLockRows&&) = default;
-
-  /// Adds a copy of `row` and of the text its columns view, which need to
-  /// live only until this returns.
-  void push_back(const PgLockRow& row);
-  void push_back(PgLockRow&& row);
-  size_t size() const { return rows_.size(); }
-  bool empty() const { return rows_.empty(); }
-  const PgLockRow& operator[](size_t i) const { return rows_[i]; }
-  PgLockRow& operator[](size_t i) { return rows_[i]; }
-  const PgLockRow& front() const { return rows_.front(); }
-  const_iterator begin() const { return rows_.begin(); }
-  const_iterator end() const { return rows_.end(); }
-  /// A row's columns may be pointed elsewhere (to "" or a literal).
-  iterator begin() { return rows_.begin(); }
-  iterator end() { return rows_.end(); }
-  /// Frees the first row, and the blocks of text no row left uses.
-  void pop_front();
-  void swap(PgLockRows& other) noexcept;
-  /// Blocks of text held (for tests).
-  size_t blocks() const { return blocks_.size(); }
-
- private:
-  struct Block {
-    std::unique_ptr<char[]> text;
-    size_t size = 0;
-    uint64_t last_row = 0;  // the last row (counted from the first pushed) that views it
-  };
-  std::string_view Keep(std::string_view text);
-  bool InLastBlock(std::string_view text) const;
-
-  std::deque<PgLockRow> rows_;
-  std::deque<Block> blocks_;
-  char* free_ = nullptr;  // in blocks_.back()
-  size_t left_ = 0;
-  uint64_t pushed_ = 0, popped_ = 0;  // rows ever pushed, popped
+/// A text column of PgLockRow, by its name in pg_locks, pg_stat_activity
+/// or docs/snapshot.sql.
+struct PgTextColumn {
+  const char* name;
+  std::string_view PgLockRow::*field;
 };
+
+/// Every text column, in one fixed order.
+std::span<const PgTextColumn> PgLockTextColumns();
 
 /// Returns the text of a column, nullopt for SQL NULL or a column the input
 /// does not have. Booleans come as t/f or true/false, arrays as {1,2}.

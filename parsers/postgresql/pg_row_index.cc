@@ -17,8 +17,12 @@ PgRowIndex IndexPgRows(const PgLockRows& rows) {
   // Numbers in order of first sight, then renumbered in key order.
   std::unordered_map<std::string, uint32_t> numbers;
   std::vector<const std::string*> keys;
+  index.waits.reserve(n);
+  index.names_mode.reserve(n);
   for (const PgLockRow& row : rows) {
     index.process.push_back(PgRowProcessId(row));
+    index.waits.push_back(!row.granted);
+    index.names_mode.push_back(!row.mode.empty());
     auto [it, inserted] = numbers.try_emplace(PgLockRowKey(row), uint32_t(keys.size()));
     if (inserted) keys.push_back(&it->first);
     index.lock.push_back(it->second);
@@ -35,7 +39,7 @@ PgRowIndex IndexPgRows(const PgLockRows& rows) {
     uint32_t lock = renumber[index.lock[i]];
     index.lock[i] = lock;
     ++index.lock_begin[lock + 1];
-    if (!rows[i].granted) index.contested[lock] = true;
+    if (index.waits[i]) index.contested[lock] = true;
   }
   std::partial_sum(index.lock_begin.begin(), index.lock_begin.end(), index.lock_begin.begin());
   index.by_lock.resize(n);

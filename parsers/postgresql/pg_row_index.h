@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "parsers/postgresql/pg_lock_row.h"
+#include "parsers/postgresql/pg_lock_rows.h"
 
 namespace lockgraph {
 
@@ -20,6 +20,8 @@ struct PgRowIndex {
   std::vector<uint32_t> by_lock;     // row numbers, grouped by lock, each group in row order
   std::vector<uint32_t> lock_begin;  // per lock, then one more: its group's start in by_lock
   std::vector<bool> contested;       // per lock: some row waits for it
+  std::vector<bool> waits;           // per row: not granted
+  std::vector<bool> names_mode;      // per row: its mode is not ""
 
   size_t locks() const { return lock_begin.empty() ? 0 : lock_begin.size() - 1; }
 };

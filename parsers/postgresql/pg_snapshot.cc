@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <functional>
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
@@ -85,6 +87,145 @@ Event Base(EventType type, const PgSnapshot& s, const std::string& sampled_at) {
   return ev;
 }
 
+// The processes of a snapshot in id order (that of the backends' map), each
+// with its rows in row order: what describing one needs, without a map.
+struct ProcessRows {
+  std::vector<std::string_view> ids;  // views into the index
+  std::vector<uint32_t> begin;        // per process, then one more: into rows
+  std::vector<uint32_t> rows;
+
+  size_t size() const { return ids.size(); }
+};
+
+ProcessRows GroupByProcess(const PgRowIndex& index) {
+  std::unordered_map<std::string_view, uint32_t> number;  // in order of first row
+  std::vector<uint32_t> process_of(index.process.size());
+  std::vector<std::string_view> seen;
+  for (size_t i = 0; i < index.process.size(); ++i) {
+    auto [it, inserted] = number.try_emplace(index.process[i], uint32_t(seen.size()));
+    if (inserted) seen.push_back(index.process[i]);
+    process_of[i] = it->second;
+  }
+  std::vector<uint32_t> order(seen.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return seen[a] < seen[b]; });
+  std::vector<uint32_t> rank(seen.size());
+  ProcessRows out;
+  out.ids.reserve(seen.size());
+  for (uint32_t k = 0; k < order.size(); ++k) {
+    rank[order[k]] = k;
+    out.ids.push_back(seen[order[k]]);
+  }
+  // A counting sort keeps row order within each process.
+  out.begin.assign(seen.size() + 1, 0);
+  for (uint32_t p : process_of) ++out.begin[rank[p] + 1];
+  std::partial_sum(out.begin.begin(), out.begin.end(), out.begin.begin());
+  out.rows.resize(process_of.size());
+  std::vector<uint32_t> next(out.begin.begin(), out.begin.end() - 1);
+  for (size_t i = 0; i < process_of.size(); ++i)
+    out.rows[next[rank[process_of[i]]]++] = uint32_t(i);
+  return out;
+}
+
+// Process `k` as its rows describe it: pg_stat_activity from its first
+// row, the lock it waits for, its granted locks on contested objects.
+Backend DescribeProcess(const PgLockRows& rows, const PgRowIndex& index, const ProcessRows& procs,
+                        size_t k) {
+  Backend b;
+  const PgLockRow& first = rows[procs.rows[procs.begin[k]]];
+  b.id = procs.ids[k];
+  b.pid = first.pid;
+  DescribeActivity(first, first.sampled_at, &b);
+  for (uint32_t j = procs.begin[k]; j < procs.begin[k + 1]; ++j) {
+    const uint32_t i = procs.rows[j];
+    AddLock(rows[i], index.contested[index.lock[i]], &b);
+  }
+  SortHolds(&b.holds);
+  return b;
+}
+
+// Processes that wait: whose last waiting row names a mode (the Backend's
+// wait_mode), counted without describing them.
+uint64_t CountWaiting(const PgRowIndex& index, const ProcessRows& procs) {
+  uint64_t waiting = 0;
+  for (size_t k = 0; k < procs.size(); ++k) {
+    bool names_mode = false;
+    for (uint32_t j = procs.begin[k]; j < procs.begin[k + 1]; ++j)
+      if (index.waits[procs.rows[j]]) names_mode = index.names_mode[procs.rows[j]];
+    waiting += names_mode;
+  }
+  return waiting;
+}
+
+using Emit = std::function<void(Event&&)>;
+
+// The events of a snapshot, in output order: the `snapshot`, a `cycle` per
+// knot, a `chain` per tree, each made only when its turn comes.
+void EmitEvents(const PgSnapshot& snapshot, SnapshotInfo info, const TreeAndCycleShapes& shapes,
+                const TreeAndCycleShapes::Describe& describe,
+                const TreeAndCycleShapes::EdgeAt& edge, const Emit& emit) {
+  const std::string sampled_at = info.sampled_at;
+  Event head = Base(EventType::kSnapshot, snapshot, sampled_at);
+  info.chains = shapes.trees();
+  info.cycles = shapes.cycles();
+  head.snapshot = std::move(info);
+  emit(std::move(head));
+  for (size_t i = 0; i < shapes.cycles(); ++i) {
+    Event ev = Base(EventType::kCycle, snapshot, sampled_at);
+    ev.cycle = shapes.Cycle(i, describe, edge);
+    ev.pid = ev.cycle->members.front().pid;
+    emit(std::move(ev));
+  }
+  for (size_t i = 0; i < shapes.trees(); ++i) {
+    Event ev = Base(EventType::kChain, snapshot, sampled_at);
+    ev.chain = shapes.Tree(i, describe, edge);
+    ev.pid = ev.chain->members.front().backend.pid;
+    emit(std::move(ev));
+  }
+}
+
+SnapshotInfo Info(const PgSnapshot& snapshot, uint64_t backends, uint64_t waiting) {
+  SnapshotInfo info;
+  info.sampled_at =
+      snapshot.rows.empty() ? snapshot.sampled_at : std::string(snapshot.rows.front().sampled_at);
+  info.blocking = snapshot.has_blocking_pids ? "pg_blocking_pids" : "conflict_matrix";
+  info.locks = snapshot.rows.size();
+  info.backends = backends;
+  info.waiting = waiting;
+  info.poll_ms = snapshot.poll_ms;
+  return info;
+}
+
+// The events of a snapshot, each tree's processes and edges made from the
+// rows when the tree is sent and freed with it: no description of every
+// process nor every edge is held at once (a 100,000-waiter snapshot has
+// that many of each).
+void AnalyzeEventByEvent(const PgSnapshot& snapshot, const Emit& emit) {
+  const PgLockRows& rows = snapshot.rows;
+  const PgRowIndex index = IndexPgRows(rows);
+  const std::vector<PgBlockingLink> links =
+      PgBlockingLinks(rows, index, snapshot.has_blocking_pids);
+  const ProcessRows procs = GroupByProcess(index);
+  WaitForGraph graph;
+  graph.Reserve(links.size());
+  for (const PgBlockingLink& link : links)
+    graph.AddLink(index.process[link.waiter_row], link.blocker);
+  constexpr uint32_t kUnknown = UINT32_MAX;  // a blocker without rows: its id only
+  std::vector<uint32_t> process_of(graph.process_count(), kUnknown);
+  for (size_t k = 0; k < procs.size(); ++k)
+    if (auto v = graph.FindProcess(procs.ids[k])) process_of[*v] = uint32_t(k);
+  const TreeAndCycleShapes shapes(graph);
+  EmitEvents(
+      snapshot, Info(snapshot, procs.size(), CountWaiting(index, procs)), shapes,
+      [&](WaitForGraph::Vertex v) {
+        if (process_of[v] != kUnknown) return DescribeProcess(rows, index, procs, process_of[v]);
+        Backend b;
+        b.id = graph.process_id(v);
+        return b;
+      },
+      [&](size_t e) { return PgLinkEdge(rows, index, links[e]); }, emit);
+}
+
 }  // namespace
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
@@ -93,120 +234,43 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
                                                   const PgRowIndex& index) {
-  // The processes' first rows, then the map made in id order by appending
-  // (no search of it per row, no Backend moved), then each row added.
-  std::unordered_map<std::string_view, uint32_t> first_row;
-  for (size_t i = 0; i < snapshot.rows.size(); ++i)
-    first_row.try_emplace(index.process[i], uint32_t(i));
-  std::vector<std::pair<std::string_view, uint32_t>> ids(first_row.begin(), first_row.end());
-  std::sort(ids.begin(), ids.end());
+  const ProcessRows procs = GroupByProcess(index);
   std::map<std::string, Backend> backends;
-  std::unordered_map<std::string_view, Backend*> backend_of;
-  backend_of.reserve(ids.size());
-  for (const auto& [id, row] : ids) {
-    auto it = backends.emplace_hint(backends.end(), std::string(id), Backend());
-    Backend& b = it->second;
-    const PgLockRow& r = snapshot.rows[row];
-    b.id = it->first;
-    b.pid = r.pid;
-    DescribeActivity(r, r.sampled_at, &b);
-    backend_of.emplace(it->first, &b);
-  }
-  for (size_t i = 0; i < snapshot.rows.size(); ++i)
-    AddLock(snapshot.rows[i], index.contested[index.lock[i]], backend_of[index.process[i]]);
-  for (auto& [id, b] : backends) SortHolds(&b.holds);
+  for (size_t k = 0; k < procs.size(); ++k)
+    backends.emplace_hint(backends.end(), std::string(procs.ids[k]),
+                          DescribeProcess(snapshot.rows, index, procs, k));
   return backends;
 }
 
-namespace {
-
-// PgSnapshotBackends() that frees each row once read: the map grows as the
-// rows go (searched once per row, where the other appends in id order).
-std::map<std::string, Backend> TakeBackends(PgLockRows* rows, const PgRowIndex& index) {
-  std::map<std::string, Backend> backends;
-  for (size_t i = 0; !rows->empty(); ++i) {
-    const PgLockRow& r = rows->front();
-    auto [it, inserted] = backends.try_emplace(index.process[i]);
-    if (inserted) {
-      it->second.id = it->first;
-      it->second.pid = r.pid;
-      DescribeActivity(r, r.sampled_at, &it->second);
-    }
-    AddLock(r, index.contested[index.lock[i]], &it->second);
-    rows->pop_front();
-  }
-  for (auto& [id, b] : backends) SortHolds(&b.holds);
-  return backends;
-}
-
-// AnalyzePgSnapshot(); when `rows_read` is given (the snapshot's own rows),
-// they are freed as the backends are made from them (after the edges),
-// before the trees and events are: the rows of a 100,000-waiter snapshot and its
-// events need not be held at the same time. The result then has only the
-// events: its backends and edges were moved into them.
-PgSnapshotAnalysis Analyze(const PgSnapshot& snapshot, PgLockRows* rows_read) {
-  const std::string sampled_at =
-      snapshot.rows.empty() ? snapshot.sampled_at : std::string(snapshot.rows.front().sampled_at);
-  const uint64_t locks = snapshot.rows.size();
+PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot) {
   PgSnapshotAnalysis out;
+  const PgRowIndex index = IndexPgRows(snapshot.rows);
+  out.backends = PgSnapshotBackends(snapshot, index);
   WaitForGraph graph;
-  {
-    const PgRowIndex index = IndexPgRows(snapshot.rows);
-    std::vector<WaitEdge> edges = PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids);
-    out.backends = rows_read ? TakeBackends(rows_read, index) : PgSnapshotBackends(snapshot, index);
-    if (rows_read) PgLockRows().swap(*rows_read);
-    // Made after the rows are gone, not beside them. The graph takes the
-    // edges over (no copy) and hands them back below.
-    graph.AddWaits(std::move(edges));
-  }
-  const std::map<std::string, Backend>& backends = out.backends;
-  std::vector<Event>& events = out.events;
+  graph.AddWaits(PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids));
   uint64_t waiting = 0;
-  for (const auto& [id, b] : backends) waiting += !b.wait_mode.empty();
-  const uint64_t backend_count = backends.size();
-  // Without a caller for them (rows_read), the backends and edges move into
-  // the trees and cycles instead of being copied there.
-  TreesAndCycles found =
-      rows_read ? TakeTreesAndCycles(graph, graph.ReleaseEdges(), std::move(out.backends))
-                : FindTreesAndCycles(graph, graph.edges(), backends);
-  if (rows_read) out.backends.clear();
-  else out.edges = graph.ReleaseEdges();
-
-  Event head = Base(EventType::kSnapshot, snapshot, sampled_at);
-  SnapshotInfo info;
-  info.sampled_at = sampled_at;
-  info.blocking = snapshot.has_blocking_pids ? "pg_blocking_pids" : "conflict_matrix";
-  info.locks = locks;
-  info.backends = backend_count;
-  info.waiting = waiting;
-  info.chains = found.trees.size();
-  info.cycles = found.cycles.size();
-  info.poll_ms = snapshot.poll_ms;
-  head.snapshot = std::move(info);
-  events.push_back(std::move(head));
-  for (WaitCycle& c : found.cycles) {
-    Event ev = Base(EventType::kCycle, snapshot, sampled_at);
-    ev.pid = c.members.front().pid;
-    ev.cycle = std::move(c);
-    events.push_back(std::move(ev));
-  }
-  for (BlockingTree& t : found.trees) {
-    Event ev = Base(EventType::kChain, snapshot, sampled_at);
-    ev.pid = t.members.front().backend.pid;
-    ev.chain = std::move(t);
-    events.push_back(std::move(ev));
-  }
+  for (const auto& [id, b] : out.backends) waiting += !b.wait_mode.empty();
+  // Each process's description by vertex, found once.
+  std::vector<const Backend*> backend_of(graph.process_count(), nullptr);
+  for (const auto& [id, backend] : out.backends)
+    if (auto v = graph.FindProcess(id)) backend_of[*v] = &backend;
+  const TreeAndCycleShapes shapes(graph);
+  EmitEvents(
+      snapshot, Info(snapshot, out.backends.size(), waiting), shapes,
+      [&](WaitForGraph::Vertex v) {
+        if (backend_of[v]) return *backend_of[v];
+        Backend b;
+        b.id = graph.process_id(v);
+        return b;
+      },
+      [&](size_t e) { return graph.edges()[e]; },
+      [&](Event&& ev) { out.events.push_back(std::move(ev)); });
+  out.edges = graph.ReleaseEdges();
   return out;
 }
 
-}  // namespace
-
-PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot) {
-  return Analyze(snapshot, nullptr);
-}
-
 void PgSnapshotCollector::Add(PgLockRow&& row, uint64_t last_line) {
-  if (!current_.rows.empty() && row.sampled_at != current_.rows.front().sampled_at) Break();
+  if (!current_.rows.empty() && row.sampled_at != current_.rows.back().sampled_at) Break();
   if (current_.rows.empty()) current_.source.first_line = row.line;
   current_.source.last_line = last_line;
   current_.rows.push_back(std::move(row));
@@ -216,12 +280,9 @@ void PgSnapshotCollector::Break() {
   if (current_.rows.empty()) return;
   current_.source.file = file_;
   current_.has_blocking_pids = has_blocking_pids_;
-  for (Event& ev : Analyze(current_, &current_.rows).events) {
-    sink_.OnEvent(std::move(ev));
-    // A sink need not take the event: free it (its tree, and the findings
-    // the rules added) now, not after the last of a snapshot's trees.
-    ev = Event();
-  }
+  // A sink need not take the event: it is freed (its tree, and the
+  // findings the rules added) before the next is made.
+  AnalyzeEventByEvent(current_, [&](Event&& ev) { sink_.OnEvent(std::move(ev)); });
   current_ = PgSnapshot();
 }
 

@@ -13,7 +13,7 @@
 #include "model/event.h"
 #include "parsers/input_format.h"
 #include "parsers/snapshot_analysis.h"
-#include "parsers/postgresql/pg_lock_row.h"
+#include "parsers/postgresql/pg_lock_rows.h"
 
 namespace lockgraph {
 

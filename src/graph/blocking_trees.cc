@@ -1,6 +1,6 @@
 // See blocking_trees.h. The trees and cycles are found first as vertexes and
-// edge numbers (Shapes), then filled in with the processes' descriptions and
-// the edges, copied or, for TakeTreesAndCycles, moved on their last use.
+// edge numbers (their shapes), then filled in with the processes'
+// descriptions and the edges, one at a time.
 #include "graph/blocking_trees.h"
 
 #include <algorithm>
@@ -16,15 +16,8 @@ namespace {
 
 using Vertex = WaitForGraph::Vertex;
 
-struct TreeShape {
-  std::vector<std::pair<Vertex, uint32_t>> members;  // with depth; root first
-  std::vector<size_t> edges;
-};
-
-struct CycleShape {
-  std::vector<size_t> edges;  // along the cycle; members are their waiters
-  std::vector<std::string> also_deadlocked, waiting_behind;
-};
+using TreeShape = TreeAndCycleShapes::TreeShape;
+using CycleShape = TreeAndCycleShapes::CycleShape;
 
 class Walker {
  public:
@@ -34,7 +27,7 @@ class Walker {
     // Waiters listed in edge order (the order edges were added), found
     // from the successor lists by vertex: no lookup of ids by name.
     std::vector<std::tuple<size_t, Vertex, Vertex>> by_edge;  // edge, blocker, waiter
-    by_edge.reserve(g.edges().size());
+    by_edge.reserve(g.edge_count());
     for (Vertex v = 0; v < Vertex(g.process_count()); ++v)
       for (const WaitForGraph::Step& s : g.Successors(v)) by_edge.emplace_back(s.edge, s.blocker, v);
     std::sort(by_edge.begin(), by_edge.end());
@@ -106,67 +99,6 @@ class Walker {
   mutable uint32_t visit_ = 0;
 };
 
-struct Shapes {
-  std::vector<TreeShape> trees;    // by root id
-  std::vector<CycleShape> cycles;  // by knot
-};
-
-Shapes FindShapes(const WaitForGraph& graph) {
-  Walker walker(graph);
-  Shapes out;
-  std::vector<Vertex> roots = graph.RootBlockers();
-  std::sort(roots.begin(), roots.end(), [&](Vertex a, Vertex b) {
-    return ProcessIdLess(graph.process_id(a), graph.process_id(b));
-  });
-  for (Vertex r : roots) out.trees.push_back(walker.Tree(r));
-  for (const std::vector<Vertex>& knot : graph.DeadlockedSets()) {
-    CycleShape cycle = walker.Cycle(knot);
-    if (!cycle.edges.empty()) out.cycles.push_back(std::move(cycle));
-  }
-  return out;
-}
-
-// Each process's description by vertex, found once (not by id per use);
-// null: the process is shown with its id only.
-std::vector<const Backend*> BackendsByVertex(const WaitForGraph& g,
-                                             const std::map<std::string, Backend>& backends) {
-  std::vector<const Backend*> of(g.process_count(), nullptr);
-  for (const auto& [id, backend] : backends)
-    if (auto v = g.FindProcess(id)) of[*v] = &backend;
-  return of;
-}
-
-using Describe = std::function<Backend(Vertex)>;
-using EdgeAt = std::function<WaitEdge(size_t)>;
-
-TreesAndCycles Fill(const WaitForGraph& g, Shapes& shapes, const Describe& describe,
-                    const EdgeAt& edge) {
-  TreesAndCycles out;
-  out.trees.reserve(shapes.trees.size());
-  for (const TreeShape& shape : shapes.trees) {
-    BlockingTree tree;
-    tree.members.reserve(shape.members.size());
-    for (const auto& [v, depth] : shape.members) tree.members.push_back({describe(v), depth});
-    tree.edges.reserve(shape.edges.size());
-    for (size_t e : shape.edges) tree.edges.push_back(edge(e));
-    out.trees.push_back(std::move(tree));
-  }
-  for (CycleShape& shape : shapes.cycles) {
-    WaitCycle cycle;
-    for (size_t e : shape.edges) {
-      cycle.edges.push_back(edge(e));
-      cycle.members.push_back(describe(g.EdgeWaiter(e)));
-    }
-    cycle.also_deadlocked = std::move(shape.also_deadlocked);
-    cycle.waiting_behind = std::move(shape.waiting_behind);
-    out.cycles.push_back(std::move(cycle));
-  }
-  std::sort(out.cycles.begin(), out.cycles.end(), [](const WaitCycle& a, const WaitCycle& b) {
-    return ProcessIdLess(a.members.front().id, b.members.front().id);
-  });
-  return out;
-}
-
 Backend IdOnly(const WaitForGraph& g, Vertex v) {
   Backend b;
   b.id = g.process_id(v);
@@ -175,43 +107,63 @@ Backend IdOnly(const WaitForGraph& g, Vertex v) {
 
 }  // namespace
 
-TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
-                                  const std::map<std::string, Backend>& backends) {
-  Shapes shapes = FindShapes(graph);
-  const std::vector<const Backend*> backend_of = BackendsByVertex(graph, backends);
-  return Fill(
-      graph, shapes,
-      [&](Vertex v) { return backend_of[v] ? *backend_of[v] : IdOnly(graph, v); },
-      [&](size_t e) { return edges[e]; });
+TreeAndCycleShapes::TreeAndCycleShapes(const WaitForGraph& graph) : graph_(graph) {
+  Walker walker(graph);
+  std::vector<Vertex> roots = graph.RootBlockers();
+  std::sort(roots.begin(), roots.end(), [&](Vertex a, Vertex b) {
+    return ProcessIdLess(graph.process_id(a), graph.process_id(b));
+  });
+  for (Vertex r : roots) trees_.push_back(walker.Tree(r));
+  for (const std::vector<Vertex>& knot : graph.DeadlockedSets()) {
+    CycleShape cycle = walker.Cycle(knot);
+    if (!cycle.edges.empty()) cycles_.push_back(std::move(cycle));
+  }
+  // By the first member's id: each knot's lowest, so no two are the same.
+  std::sort(cycles_.begin(), cycles_.end(), [&](const CycleShape& a, const CycleShape& b) {
+    return ProcessIdLess(graph.process_id(graph.EdgeWaiter(a.edges.front())),
+                         graph.process_id(graph.EdgeWaiter(b.edges.front())));
+  });
 }
 
-TreesAndCycles TakeTreesAndCycles(const WaitForGraph& graph, std::vector<WaitEdge>&& edges,
-                                  std::map<std::string, Backend>&& backends) {
-  Shapes shapes = FindShapes(graph);
-  // By vertex, the process's entry in `backends`, erased when taken.
-  using Entry = std::map<std::string, Backend>::iterator;
-  std::vector<Entry> backend_of(graph.process_count(), backends.end());
-  for (auto it = backends.begin(); it != backends.end(); ++it)
-    if (auto v = graph.FindProcess(it->first)) backend_of[*v] = it;
-  // How often each process and edge is shown: the last showing takes it.
-  std::vector<uint32_t> backend_uses(graph.process_count(), 0), edge_uses(edges.size(), 0);
-  for (const TreeShape& t : shapes.trees) {
-    for (const auto& [v, depth] : t.members) ++backend_uses[v];
-    for (size_t e : t.edges) ++edge_uses[e];
+BlockingTree TreeAndCycleShapes::Tree(size_t i, const Describe& describe,
+                                      const EdgeAt& edge) const {
+  const TreeShape& shape = trees_[i];
+  BlockingTree tree;
+  tree.members.reserve(shape.members.size());
+  for (const auto& [v, depth] : shape.members) tree.members.push_back({describe(v), depth});
+  tree.edges.reserve(shape.edges.size());
+  for (size_t e : shape.edges) tree.edges.push_back(edge(e));
+  return tree;
+}
+
+WaitCycle TreeAndCycleShapes::Cycle(size_t i, const Describe& describe, const EdgeAt& edge) const {
+  const CycleShape& shape = cycles_[i];
+  WaitCycle cycle;
+  for (size_t e : shape.edges) {
+    cycle.edges.push_back(edge(e));
+    cycle.members.push_back(describe(graph_.EdgeWaiter(e)));
   }
-  for (const CycleShape& c : shapes.cycles)
-    for (size_t e : c.edges) ++edge_uses[e], ++backend_uses[graph.EdgeWaiter(e)];
-  return Fill(
-      graph, shapes,
-      [&](Vertex v) {
-        if (backend_of[v] == backends.end()) return IdOnly(graph, v);
-        if (--backend_uses[v] > 0) return backend_of[v]->second;
-        Backend taken = std::move(backend_of[v]->second);
-        backends.erase(backend_of[v]);  // its memory is not held till the end
-        backend_of[v] = backends.end();
-        return taken;
-      },
-      [&](size_t e) { return --edge_uses[e] == 0 ? std::move(edges[e]) : edges[e]; });
+  cycle.also_deadlocked = shape.also_deadlocked;
+  cycle.waiting_behind = shape.waiting_behind;
+  return cycle;
+}
+
+TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
+                                  const std::map<std::string, Backend>& backends) {
+  const TreeAndCycleShapes shapes(graph);
+  // Each process's description by vertex, found once (not by id per use).
+  std::vector<const Backend*> backend_of(graph.process_count(), nullptr);
+  for (const auto& [id, backend] : backends)
+    if (auto v = graph.FindProcess(id)) backend_of[*v] = &backend;
+  const TreeAndCycleShapes::Describe describe = [&](Vertex v) {
+    return backend_of[v] ? *backend_of[v] : IdOnly(graph, v);
+  };
+  const TreeAndCycleShapes::EdgeAt edge = [&](size_t e) { return edges[e]; };
+  TreesAndCycles out;
+  out.trees.reserve(shapes.trees());
+  for (size_t i = 0; i < shapes.trees(); ++i) out.trees.push_back(shapes.Tree(i, describe, edge));
+  for (size_t i = 0; i < shapes.cycles(); ++i) out.cycles.push_back(shapes.Cycle(i, describe, edge));
+  return out;
 }
 
 }  // namespace lockgraph

@@ -20,7 +20,6 @@ uint32_t HashId(std::string_view id) {
 }  // namespace
 
 void WaitForGraph::Reserve(size_t edges) {
-  edges_.reserve(edges);
   edge_waiter_.reserve(edges);
   process_ids_.reserve(edges);
   steps_.reserve(edges);
@@ -74,14 +73,14 @@ std::optional<WaitForGraph::Vertex> WaitForGraph::FindProcess(std::string_view i
   return slot.vertex;
 }
 
-void WaitForGraph::Link(size_t e) {
-  const WaitEdge& edge = edges_[e];
+void WaitForGraph::Link(std::string_view waiter, std::string_view blocker) {
+  const size_t e = edge_waiter_.size();
   // Callers add a waiter's edges together (sorted by waiter): the last
   // waiter is checked before the index.
-  const Vertex w = !edge_waiter_.empty() && process_ids_[edge_waiter_.back()] == edge.waiter
+  const Vertex w = !edge_waiter_.empty() && process_ids_[edge_waiter_.back()] == waiter
                        ? edge_waiter_.back()
-                       : AddProcess(edge.waiter);
-  const Vertex b = AddProcess(edge.blocker);
+                       : AddProcess(waiter);
+  const Vertex b = AddProcess(blocker);
   Run& run = runs_[w];
   if (run.begin + run.size != steps_.size()) {
     const uint32_t old = run.begin;
@@ -98,7 +97,11 @@ void WaitForGraph::Link(size_t e) {
 
 void WaitForGraph::AddWait(WaitEdge&& edge) {
   edges_.push_back(std::move(edge));
-  Link(edges_.size() - 1);
+  Link(edges_.back().waiter, edges_.back().blocker);
+}
+
+void WaitForGraph::AddLink(std::string_view waiter, std::string_view blocker) {
+  Link(waiter, blocker);
 }
 
 void WaitForGraph::AddWaits(std::vector<WaitEdge>&& edges) {
@@ -110,7 +113,7 @@ void WaitForGraph::AddWaits(std::vector<WaitEdge>&& edges) {
     for (WaitEdge& e : edges) edges_.push_back(std::move(e));
   }
   Reserve(edges_.size());
-  for (size_t e = first; e < edges_.size(); ++e) Link(e);
+  for (size_t e = first; e < edges_.size(); ++e) Link(edges_[e].waiter, edges_[e].blocker);
 }
 
 void WaitForGraph::AddWait(const std::string& waiter, const std::string& mode,

@@ -25,8 +25,9 @@ class WaitForGraph {
  public:
   using Vertex = uint32_t;
 
-  /// Room for `edges` edges and about as many processes, when the caller
-  /// knows: saves the regrowth of every table while 100,000 are added.
+  /// Room for `edges` edges or links and about as many processes, when the
+  /// caller knows: saves the regrowth of every table while 100,000 are
+  /// added (edges() itself is not reserved: AddWaits() takes a vector over).
   void Reserve(size_t edges);
   /// Adds (or finds) the process with this id.
   Vertex AddProcess(std::string_view id);
@@ -40,6 +41,11 @@ class WaitForGraph {
   /// The same for an edge given by its parts (copies them).
   void AddWait(const std::string& waiter, const std::string& mode, const LockTarget& lock,
                const std::string& blocker, EdgeBasis basis);
+  /// `waiter` waits for `blocker`, and the caller keeps what the edge says
+  /// (a snapshot's edges are made from its rows only when an event shows
+  /// them): the edge is numbered like AddWait()'s, but edges() does not
+  /// hold it. A graph takes links or waits, not both.
+  void AddLink(std::string_view waiter, std::string_view blocker);
 
   size_t process_count() const { return process_ids_.size(); }
   const std::string& process_id(Vertex p) const { return process_ids_[p]; }
@@ -55,6 +61,8 @@ class WaitForGraph {
     return {steps_.data() + runs_[p].begin, runs_[p].size};
   }
   const std::vector<WaitEdge>& edges() const { return edges_; }
+  /// Edges and links added: the edge numbers are 0 to edge_count() - 1.
+  size_t edge_count() const { return edge_waiter_.size(); }
   /// The waiting process of edges()[e], without a lookup by id.
   Vertex EdgeWaiter(size_t e) const { return edge_waiter_[e]; }
   /// Gives the edges back to the caller (the graph keeps its searches'
@@ -91,7 +99,7 @@ class WaitForGraph {
   };
   size_t FindSlot(std::string_view id, uint32_t hash) const;
   void GrowIndex(size_t min_slots);
-  void Link(size_t e);  // indexes edges_[e]
+  void Link(std::string_view waiter, std::string_view blocker);  // the next edge number
   std::vector<Slot> slots_;  // size a power of two, at most half full
   std::vector<std::string> process_ids_;
   std::vector<WaitEdge> edges_;

@@ -74,8 +74,7 @@ class PqxxSnapshotSource : public SnapshotSource {
       auto start = std::chrono::steady_clock::now();
       pqxx::result rows = tx.exec(PgSnapshotQuery());
       std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-      result.snapshot = ToSnapshot(rows, &result.error);
-      result.hidden_queries = HideUnreadableQueries(&result.snapshot);
+      result.snapshot = ToSnapshot(rows, &result.error, &result.hidden_queries);
       if (rows.empty())  // nothing contested: ask the time, for wait_ended
         result.snapshot.sampled_at =
             tx.exec("SELECT pg_catalog.statement_timestamp()")[0][0].c_str();
@@ -102,18 +101,6 @@ class PqxxSnapshotSource : public SnapshotSource {
     std::string line = s.substr(0, s.find('\n'));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     return line;
-  }
-
-  // Without pg_read_all_stats, pg_stat_activity shows other roles' sessions
-  // with query "<insufficient privilege>" (and state, xact_start... NULL).
-  static int HideUnreadableQueries(PgSnapshot* snapshot) {
-    std::set<std::optional<int64_t>> pids;
-    for (PgLockRow& row : snapshot->rows) {
-      if (row.query != "<insufficient privilege>") continue;
-      row.query = {};
-      pids.insert(row.pid);
-    }
-    return static_cast<int>(pids.size());
   }
 
   bool Connect(std::string* error) {
@@ -148,8 +135,13 @@ class PqxxSnapshotSource : public SnapshotSource {
     }
   }
 
-  PgSnapshot ToSnapshot(const pqxx::result& rows, std::string* error) const {
+  // `hidden`: how many sessions' queries the role may not read. Without
+  // pg_read_all_stats, pg_stat_activity shows other roles' sessions with
+  // query "<insufficient privilege>" (and state, xact_start... NULL): the
+  // query is then left out.
+  PgSnapshot ToSnapshot(const pqxx::result& rows, std::string* error, int* hidden) const {
     PgSnapshot snapshot;
+    std::set<std::optional<int64_t>> hidden_pids;
     std::map<std::string, pqxx::row::size_type, std::less<>> index;
     std::vector<std::string> names;
     for (pqxx::row::size_type c = 0; c < rows.columns(); ++c) {
@@ -165,9 +157,17 @@ class PqxxSnapshotSource : public SnapshotSource {
       };
       PgLockRow row;
       std::string why;
-      if (PgLockRowFromColumns(get, &row, &why)) snapshot.rows.push_back(std::move(row));
-      else *error = "a row was not understood: " + why;
+      if (!PgLockRowFromColumns(get, &row, &why)) {
+        *error = "a row was not understood: " + why;
+        continue;
+      }
+      if (row.query == "<insufficient privilege>") {
+        row.query = {};
+        hidden_pids.insert(row.pid);
+      }
+      snapshot.rows.push_back(row);
     }
+    *hidden = static_cast<int>(hidden_pids.size());
     return snapshot;
   }
 
