@@ -4,50 +4,35 @@
 // over check's --max-lock-wait, one per lock cycle of a snapshot (failing
 // when the deadlock limit is broken), one per --fail-on rule, one skipped case per
 // baseline entry no longer seen; "no deadlocks" passes when there is nothing
-// else. Failing cases carry the report. Written with pugixml (escaping by
-// the library); text goes through PrintableText first because XML 1.0 has
-// no way to write NUL or most control characters, nor invalid UTF-8.
-#include <pugixml.hpp>
-
+// else. Failing cases carry the report. The counts are made first, then the
+// cases are written one at a time (junit_writer.h): the failures' texts
+// (every failing finding of a rule, every wait of a key) are read back or
+// made piece by piece, never held whole.
+#include <functional>
+#include <iostream>
 #include <map>
-#include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "gate/baseline.h"
 #include "emit/ci_text.h"
 #include "emit/emitter.h"
+#include "emit/junit_writer.h"
 #include "emit/text_safety.h"
+#include "io/text_spool.h"
 
 namespace lockgraph {
 namespace {
 
-struct Counts {
-  int tests = 0, failures = 0, skipped = 0;
-};
-
-std::string Safe(std::string_view s) { return PrintableText(s); }
-
-pugi::xml_node AddCase(pugi::xml_node suite, const std::string& classname,
-                       const std::string& name, Counts* counts) {
-  pugi::xml_node tc = suite.append_child("testcase");
-  tc.append_attribute("classname") = Safe(classname).c_str();
-  tc.append_attribute("name") = Safe(name).c_str();
-  ++counts->tests;
-  return tc;
-}
-
-void Fail(pugi::xml_node tc, const std::string& type, const std::string& message,
-          const std::string& text, Counts* counts) {
-  pugi::xml_node f = tc.append_child("failure");
-  f.append_attribute("type") = type.c_str();
-  f.append_attribute("message") = Safe(message).c_str();
-  f.append_child(pugi::node_pcdata).set_value(Safe(text).c_str());
-  ++counts->failures;
-}
-
 void SetFile(pugi::xml_node tc, const SourceSpan& s) {
   if (s.file.empty()) return;
-  tc.append_attribute("file") = Safe(s.file).c_str();
+  tc.append_attribute("file") = PrintableText(s.file).c_str();
   tc.append_attribute("line") = static_cast<unsigned long long>(s.first_line);
+}
+
+// One piece of text.
+JunitWriter::Pieces Whole(std::string text) {
+  return [text = std::move(text)](const std::function<void(std::string_view)>& put) { put(text); };
 }
 
 class JunitEmitter : public Emitter {
@@ -64,60 +49,75 @@ class JunitEmitter : public Emitter {
   }
 
   void Write(const Report& report, std::ostream& out) override {
-    pugi::xml_document doc;
-    pugi::xml_node decl = doc.append_child(pugi::node_declaration);
-    decl.append_attribute("version") = "1.0";
-    decl.append_attribute("encoding") = "UTF-8";
-    pugi::xml_node suites = doc.append_child("testsuites");
-    pugi::xml_node suite = suites.append_child("testsuite");
-    Counts c;
-    for (const DeadlockGroup& g : GroupsByCause(report)) {
-      pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", GroupTitle(g), &c);
-      SetFile(tc, g.first_source);
-      if (GroupFails(check_, g))
-        Fail(tc, "deadlock", GroupTitle(g), GroupText(report, g), &c);
+    const std::vector<DeadlockGroup> groups = GroupsByCause(report);
+    std::map<std::string, std::vector<const LongWait*>> by_key;
+    if (check_) {
+      for (const LongWait& w : check_->long_waits) by_key[w.key].push_back(&w);
+      CollectFailing(report);
     }
-    if (check_) AddCheckCases(report, suite, &c);
-    if (c.tests == 0) AddCase(suite, "lockgraph.deadlocks", "no deadlocks", &c);
-    for (pugi::xml_node n : {suites, suite}) {
-      n.append_attribute("name") = n == suites ? "lockgraph" : "lockgraph check";
-      n.append_attribute("tests") = c.tests;
-      n.append_attribute("failures") = c.failures;
-      n.append_attribute("errors") = 0;
-      n.append_attribute("skipped") = c.skipped;
+    JunitCounts counts = Count(groups, by_key);
+    const bool none = counts.tests == 0;
+    if (none) counts.tests = 1;  // "no deadlocks"
+    JunitWriter junit(out, counts);
+    for (const DeadlockGroup& g : groups) {
+      SetFile(junit.Case("lockgraph.deadlocks", GroupTitle(g)), g.first_source);
+      if (GroupFails(check_, g)) junit.Fail("deadlock", GroupTitle(g), Whole(GroupText(report, g)));
+      else junit.Pass();
     }
-    doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+    if (check_) WriteCheckCases(by_key, &junit);
+    if (none) {
+      junit.Case("lockgraph.deadlocks", "no deadlocks");
+      junit.Pass();
+    }
+    junit.Finish();
   }
 
  private:
-  // Lock waits over the limit, one case per key; --fail-on rules; stale
-  // baseline entries.
-  void AddCheckCases(const Report& report, pugi::xml_node suite, Counts* c) {
+  JunitCounts Count(const std::vector<DeadlockGroup>& groups,
+                    const std::map<std::string, std::vector<const LongWait*>>& by_key) {
+    JunitCounts c;
+    for (const DeadlockGroup& g : groups) ++c.tests, c.failures += GroupFails(check_, g);
+    if (check_) {
+      const CheckResult& check = *check_;
+      c.tests += int(check.cycles.size());
+      if (check.deadlocks_failed) c.failures += int(check.cycles.size());
+      for (const auto& [key, waits] : by_key) ++c.tests, c.failures += !waits.front()->known;
+      for (const std::string& rule : check.fail_on)
+        ++c.tests, c.failures += !failing_[rule].pieces.empty();
+      c.tests += int(check.stale.size());
+      c.skipped += int(check.stale.size());
+    }
+    return c;
+  }
+
+  // Lock cycles, lock waits over the limit (one case per key), --fail-on
+  // rules, stale baseline entries.
+  void WriteCheckCases(const std::map<std::string, std::vector<const LongWait*>>& by_key,
+                       JunitWriter* junit) {
     const CheckResult& check = *check_;
     for (size_t i : check.cycles) {
       const Event ev = check.event(i);
-      pugi::xml_node tc = AddCase(suite, "lockgraph.deadlocks", CycleTitle(ev), c);
-      SetFile(tc, ev.source);
-      if (check.deadlocks_failed) Fail(tc, "lock-cycle", CycleTitle(ev), CycleText(ev), c);
+      SetFile(junit->Case("lockgraph.deadlocks", CycleTitle(ev)), ev.source);
+      if (check.deadlocks_failed) junit->Fail("lock-cycle", CycleTitle(ev), Whole(CycleText(ev)));
+      else junit->Pass();
     }
-    std::map<std::string, std::vector<const LongWait*>> by_key;
-    for (const LongWait& w : check.long_waits) by_key[w.key].push_back(&w);
     for (const auto& [key, waits] : by_key) {
       const Event ev = check.event(waits.front()->event);
-      pugi::xml_node tc = AddCase(suite, "lockgraph.lock_waits",
-                                  "lock wait " + key + ": " + WaitWhat(ev), c);
-      SetFile(tc, ev.source);
-      if (waits.front()->known) continue;
-      std::string text;
-      for (const LongWait* w : waits) text += WaitText(check.event(w->event)) + "\n";
-      Fail(tc, "lock-wait", WaitTitle(ev) + " (limit " + check.max_lock_wait + ")", text, c);
+      SetFile(junit->Case("lockgraph.lock_waits", "lock wait " + key + ": " + WaitWhat(ev)),
+              ev.source);
+      if (waits.front()->known) {
+        junit->Pass();
+        continue;
+      }
+      junit->Fail("lock-wait", WaitTitle(ev) + " (limit " + check.max_lock_wait + ")",
+                  [&](const std::function<void(std::string_view)>& put) {
+                    for (const LongWait* w : waits) put(WaitText(check.event(w->event)) + "\n");
+                  });
     }
-    CollectFailing(report);
-    for (const std::string& rule : check.fail_on) AddRuleCase(rule, suite, c);
+    for (const std::string& rule : check.fail_on) WriteRuleCase(rule, junit);
     for (const std::string& stale : check.stale) {
-      pugi::xml_node tc = AddCase(suite, "lockgraph.baseline", "baseline " + stale, c);
-      tc.append_child("skipped").append_attribute("message") = "no longer seen in this run";
-      ++c->skipped;
+      junit->Case("lockgraph.baseline", "baseline " + stale);
+      junit->Skip("no longer seen in this run");
     }
   }
 
@@ -130,24 +130,37 @@ class JunitEmitter : public Emitter {
     for (const Finding& f : report.findings) AddFailing(report, nullptr, f);
   }
 
-  void AddRuleCase(const std::string& rule, pugi::xml_node suite, Counts* c) {
+  void WriteRuleCase(const std::string& rule, JunitWriter* junit) {
     const FailingText& failing = failing_[rule];
-    pugi::xml_node tc = AddCase(suite, "lockgraph.rules", rule + " (--fail-on)", c);
-    if (!failing.text.empty()) Fail(tc, "finding", failing.first, failing.text, c);
+    junit->Case("lockgraph.rules", rule + " (--fail-on)");
+    if (failing.pieces.empty()) return junit->Pass();
+    junit->Fail("finding", failing.first, [&](const std::function<void(std::string_view)>& put) {
+      std::string buffer;
+      std::string_view text;
+      for (const TextSpool::Ref& ref : failing.pieces) {
+        if (!texts_.Read(ref, &buffer, &text)) {
+          std::cerr << "lockgraph: cannot read back the findings kept in a temporary file\n";
+          return;
+        }
+        put(text);
+      }
+    });
   }
 
   void AddFailing(const Report& report, const Event* ev, const Finding& f) {
     if (!FindingFails(check_, report, ev, f)) return;
     FailingText& failing = failing_[f.rule_id];
     if (failing.first.empty()) failing.first = FindingTitle(f);
-    failing.text += (ev ? SourceText(ev->source) + ": " : std::string()) + FindingText(f) + "\n\n";
+    failing.pieces.push_back(texts_.Add(
+        (ev ? SourceText(ev->source) + ": " : std::string()) + FindingText(f) + "\n\n"));
   }
 
   struct FailingText {
-    std::string first;  // the title of the first
-    std::string text;
+    std::string first;                   // the title of the first
+    std::vector<TextSpool::Ref> pieces;  // each finding's text, in texts_
   };
   std::map<std::string, FailingText> failing_;  // by rule ID
+  TextSpool texts_{1 << 20};
   bool checked_events_ = false;  // OnCheckedEvent saw the events: report.events are examples
 };
 
