@@ -72,7 +72,9 @@ bool CheckGate::KnownDeadlock(const DeadlockGroup& g) const {
 
 void CheckGate::Add(const Event& ev, size_t index) {
   if (ev.cycle) {
-    cycle_pids_ += (cycle_pids_.empty() ? "" : "; ") + CyclePids(ev);
+    // The first three, as for deadlock signatures: the verdict stays one
+    // readable line (a snapshot of a stuck fleet has hundreds).
+    if (c_.cycles.size() < 3) cycle_pids_ += (cycle_pids_.empty() ? "" : "; ") + CyclePids(ev);
     c_.cycles.push_back(index);
   }
   if (limits_.baseline && ev.lock_wait) {
@@ -122,9 +124,12 @@ void CheckGate::FinishDeadlocks() {
     c_.broken.push_back(Plural(c_.new_deadlocks, c_.has_baseline ? "new deadlock" : "deadlock",
                                c_.has_baseline ? "new deadlocks" : "deadlocks") +
                         limit + ": " + NewGroups(c_, report_));
-  if (!c_.cycles.empty())
-    c_.broken.push_back(Plural(c_.cycles.size(), "lock cycle", "lock cycles") +
-                        " in a snapshot" + limit + ": " + cycle_pids_);
+  if (!c_.cycles.empty()) {
+    const size_t more = c_.cycles.size() > 3 ? c_.cycles.size() - 3 : 0;
+    c_.broken.push_back(Plural(c_.cycles.size(), "lock cycle", "lock cycles") + " in a snapshot" +
+                        limit + ": " + cycle_pids_ +
+                        (more ? "; and " + Plural(more, "other cycle", "other cycles") : ""));
+  }
 }
 
 void CheckGate::FinishLongWaits() {

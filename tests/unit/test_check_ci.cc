@@ -49,6 +49,32 @@ TEST_CASE("check: a lock cycle in a snapshot fails like a deadlock", "[check][sn
         "lockgraph check: ok: 0 deadlocks (limit 1), 1 lock cycle in snapshots");
 }
 
+TEST_CASE("check: the verdict names three lock cycles and counts the others", "[check][snapshot]") {
+  // A plain pg_locks dump: five pairs of sessions, each holding one advisory
+  // lock and waiting for the other's.
+  std::string csv =
+      "locktype,database,relation,page,tuple,virtualxid,transactionid,classid,objid,objsubid,"
+      "virtualtransaction,pid,mode,granted,fastpath,waitstart\n";
+  for (int k = 0; k < 5; ++k) {
+    for (int side = 0; side < 2; ++side) {
+      const std::string pid = std::to_string(100 + 2 * k + side);
+      const std::string held = std::to_string(2 * k + side);
+      const std::string wanted = std::to_string(2 * k + 1 - side);
+      csv += "advisory,5,,,,,,0," + held + ",1,3/" + pid + "," + pid + ",ExclusiveLock,t,f,\n";
+      csv += "advisory,5,,,,,,0," + wanted + ",1,3/" + pid + "," + pid +
+             ",ExclusiveLock,f,f,2026-12-02 10:00:00+00\n";
+    }
+  }
+  Report report = test::AnalyzeText(csv);
+  REQUIRE(report.summary.snapshots == 1);
+  CheckResult c = EvaluateCheck(report, CheckLimits());
+  REQUIRE(c.cycles.size() == 5);
+  REQUIRE(c.broken.size() == 1);
+  CHECK(c.broken[0] ==
+        "5 lock cycles in a snapshot (limit 0): 100 -> 101 -> 100; 102 -> 103 -> 102; "
+        "104 -> 105 -> 104; and 2 other cycles");
+}
+
 TEST_CASE("check: --max-lock-wait applies to the ages of snapshot waits", "[check][snapshot]") {
   Report report = Snapshot();
   CheckLimits limits;
