@@ -1,6 +1,8 @@
 // See text_spool.h.
 #include "io/text_spool.h"
 
+#include <algorithm>
+
 namespace lockgraph {
 
 TextSpool::TextSpool(size_t memory_budget) : budget_(memory_budget) {}
@@ -48,11 +50,28 @@ bool TextSpool::Read(Ref ref, std::string* buffer, std::string_view* text) {
   }
   if (unflushed_ && std::fflush(file_) != 0) return false;
   unflushed_ = false;
-  buffer->resize(ref.length);
-  if (std::fseek(file_, long(ref.offset), SEEK_SET) != 0 ||
-      std::fread(buffer->data(), 1, ref.length, file_) != ref.length)
-    return false;
-  *text = *buffer;
+  // Texts are mostly read back in the order they were kept: a window of
+  // the file (as large as the memory budget) serves the next ones, not a
+  // seek and a read each.
+  const bool in_window = ref.offset >= window_offset_ &&
+                         ref.offset + ref.length <= window_offset_ + window_.size();
+  if (!in_window && ref.length < budget_) {
+    window_.resize(std::min<uint64_t>(budget_, file_size_ - ref.offset));
+    window_offset_ = ref.offset;
+    if (std::fseek(file_, long(ref.offset), SEEK_SET) != 0 ||
+        std::fread(window_.data(), 1, window_.size(), file_) != window_.size()) {
+      window_.clear();
+      return false;
+    }
+  } else if (!in_window) {
+    buffer->resize(ref.length);
+    if (std::fseek(file_, long(ref.offset), SEEK_SET) != 0 ||
+        std::fread(buffer->data(), 1, ref.length, file_) != ref.length)
+      return false;
+    *text = *buffer;
+    return true;
+  }
+  *text = std::string_view(window_).substr(ref.offset - window_offset_, ref.length);
   return true;
 }
 

@@ -32,8 +32,10 @@ class TextSpool {
   /// then kept in memory, never lost.
   Ref Add(std::string_view text, bool* spill_failed = nullptr);
 
-  /// Points *text at the bytes of `ref`: in memory, or read into *buffer.
-  /// Returns false on a read error.
+  /// Points *text at the bytes of `ref`: in memory, in a window of the file
+  /// read at once for the texts after it, or read into *buffer. *text is
+  /// valid until the next call to Read() or Add(). Returns false on a read
+  /// error.
   bool Read(Ref ref, std::string* buffer, std::string_view* text);
 
   bool spilled() const { return file_ != nullptr; }
@@ -46,6 +48,8 @@ class TextSpool {
   std::FILE* file_ = nullptr;
   uint64_t file_size_ = 0;
   bool unflushed_ = false;  // written since the last read
+  std::string window_;      // the file's bytes from window_offset_ on
+  uint64_t window_offset_ = 0;
   bool spill_failed_ = false;
 };
 

@@ -37,6 +37,40 @@ TEST_CASE("text spool gives back every text, spilled or not, reads between addit
   }
 }
 
+TEST_CASE("text spool reads back in order, in reverse and at random, texts over its budget too",
+          "[spool]") {
+  TextSpool spool(256);
+  std::vector<std::pair<TextSpool::Ref, std::string>> kept;
+  std::string buffer;
+  std::string_view text;
+  uint32_t seed = 7;
+  auto next = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 8) % 1000u; };
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 300; ++i) {
+      // 0 to 599 bytes: most fit the window, some are larger than it.
+      std::string t(size_t(next() % 600), char('a' + (i + round) % 26));
+      if (!t.empty()) t[0] = char('0' + round);
+      kept.emplace_back(spool.Add(t), t);
+    }
+    // In order (the window serves the next texts), in reverse, at random;
+    // then more are added after the window was read, and all read again.
+    for (const auto& [ref, t] : kept) {
+      REQUIRE(spool.Read(ref, &buffer, &text));
+      REQUIRE(text == t);
+    }
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+      REQUIRE(spool.Read(it->first, &buffer, &text));
+      REQUIRE(text == it->second);
+    }
+    for (int k = 0; k < 500; ++k) {
+      const auto& [ref, t] = kept[next() % kept.size()];
+      REQUIRE(spool.Read(ref, &buffer, &text));
+      REQUIRE(text == t);
+    }
+  }
+  CHECK(spool.spilled());
+}
+
 TEST_CASE("text spool under its budget stays in memory", "[spool]") {
   TextSpool spool(1 << 20);
   TextSpool::Ref a = spool.Add("first");
