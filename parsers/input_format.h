@@ -72,6 +72,11 @@ class ParseSink {
   virtual void OnUnparsed(const std::string& file, uint64_t line,
                           std::string_view text) = 0;
   virtual void OnDiagnostic(Diagnostic&& diag) = 0;
+  /// Work that makes events out of what was read (a record's events),
+  /// handed over in input order with the calls above and given the sink
+  /// its events go to. Run at once by default; a sink on a thread of its
+  /// own runs it there, so that reading lines and making events overlap.
+  virtual void Defer(std::function<void(ParseSink&)> work) { work(*this); }
 };
 
 /// Outcome of sniffing the first lines of an input (lnav: more than a bool).

@@ -115,7 +115,7 @@ Event MakeUniqueViolation(const LogRecord& r) {
 }  // namespace
 
 PgEventBuilder::PgEventBuilder(ParseSink& sink)
-    : sink_(sink),
+    : sink_(&sink),
       names_(std::make_unique<RelationNames>()),
       waits_(std::make_unique<LockWaitTracker>([this](Event&& ev) {
         Emit(std::move(ev));
@@ -179,7 +179,7 @@ void PgEventBuilder::Emit(Event&& ev) {
   }
   names_->Learn(locks, *context);
   names_->ResolveEvent(&ev);
-  sink_.OnEvent(std::move(ev));
+  sink_->OnEvent(std::move(ev));
 }
 
 void PgEventBuilder::OnRecord(LogRecord&& record) {
@@ -202,7 +202,7 @@ void PgEventBuilder::OnRecord(LogRecord&& record) {
   // A unique violation ends no wait (the backend logged "acquired" first):
   // it goes to the rules alone (PG016).
   if (IsUniqueViolation(record)) {
-    sink_.OnEvent(MakeUniqueViolation(record));
+    sink_->OnEvent(MakeUniqueViolation(record));
     return;
   }
   if (!IsDeadlockMessage(record.message) &&

@@ -37,12 +37,15 @@ class PgEventBuilder {
   void OnRecord(LogRecord&& record);
   /// End of input: waits still open end with outcome "unknown".
   void Finish();
+  /// Where the events go from now on (the stderr reader makes them on the
+  /// sink's thread: ParseSink::Defer).
+  void set_sink(ParseSink& sink) { sink_ = &sink; }
 
  private:
   /// Names relations where it can, then hands the event to the sink.
   void Emit(Event&& event);
 
-  ParseSink& sink_;
+  ParseSink* sink_;
   std::unique_ptr<RelationNames> names_;
   std::unique_ptr<LockWaitTracker> waits_;
 };

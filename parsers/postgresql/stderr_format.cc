@@ -26,10 +26,10 @@ class StderrParser : public LineParser, public FlushableParser {
       : file_(file),
         sink_(sink),
         matcher_(std::move(matcher)),
-        builder_(sink),
+        builder_(std::make_shared<PgEventBuilder>(sink)),
         assembler_(
-            file, [this](LogRecord&& r) { builder_.OnRecord(std::move(r)); },
-            &PgEventBuilder::IsInteresting, &PgEventBuilder::IsOrphanDetail),
+            file, [this](LogRecord&& r) { Build(std::move(r)); }, &PgEventBuilder::IsInteresting,
+            &PgEventBuilder::IsOrphanDetail),
         redetect_(redetect) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
@@ -88,12 +88,25 @@ class StderrParser : public LineParser, public FlushableParser {
   }
   void Finish() override {
     assembler_.Finish();
-    builder_.Finish();
+    sink_.Defer([builder = builder_](ParseSink& sink) {
+      builder->set_sink(sink);
+      builder->Finish();
+    });
   }
 
   const LineCounts& counts() const override { return counts_; }
 
  private:
+  // A whole record becomes events where the sink says (ParseSink::Defer):
+  // with two threads, on the one that runs the rules, beside the reading.
+  // The work holds the builder, which may outlive this parser.
+  void Build(LogRecord&& record) {
+    sink_.Defer([builder = builder_, record = std::move(record)](ParseSink& sink) mutable {
+      builder->set_sink(sink);
+      builder->OnRecord(std::move(record));
+    });
+  }
+
   void Prefixed(PartLabel label) {
     ++counts_.parsed;
     in_message_ = true;
@@ -222,7 +235,7 @@ class StderrParser : public LineParser, public FlushableParser {
   std::string file_;
   ParseSink& sink_;
   std::unique_ptr<PrefixMatcher> matcher_;
-  PgEventBuilder builder_;
+  std::shared_ptr<PgEventBuilder> builder_;  // used only by the work handed to sink_
   RecordAssembler assembler_;
   SessionInfo session_;  // reused for every line: no allocation per line
   LineCounts counts_;

@@ -56,6 +56,8 @@ void SinkThread::OnUnparsed(const std::string& file, uint64_t line, std::string_
 
 void SinkThread::OnDiagnostic(Diagnostic&& diag) { Push(std::move(diag), 1); }
 
+void SinkThread::Defer(std::function<void(ParseSink&)> work) { Push(std::move(work), 1); }
+
 void SinkThread::Push(Item&& item, size_t weight) {
   bool was_empty;
   {
@@ -89,6 +91,8 @@ void SinkThread::Run() {
           target_.OnEvent(std::move(*ev));
         } else if (auto* u = std::get_if<Unparsed>(&item)) {
           target_.OnUnparsed(u->file, u->line, u->text);
+        } else if (auto* work = std::get_if<Deferred>(&item)) {
+          (*work)(target_);
         } else {
           target_.OnDiagnostic(std::move(std::get<Diagnostic>(item)));
         }

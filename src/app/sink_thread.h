@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -40,6 +41,8 @@ class SinkThread : public ParseSink {
   void OnEvent(Event&& event) override;
   void OnUnparsed(const std::string& file, uint64_t line, std::string_view text) override;
   void OnDiagnostic(Diagnostic&& diag) override;
+  /// Runs `work` on this sink's thread, in order, with `target` as its sink.
+  void Defer(std::function<void(ParseSink&)> work) override;
 
  private:
   struct Unparsed {
@@ -47,7 +50,8 @@ class SinkThread : public ParseSink {
     uint64_t line;
     std::string text;
   };
-  using Item = std::variant<Event, Unparsed, Diagnostic>;
+  using Deferred = std::function<void(ParseSink&)>;
+  using Item = std::variant<Event, Unparsed, Diagnostic, Deferred>;
 
   void Push(Item&& item, size_t weight);
   void Run();

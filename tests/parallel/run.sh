@@ -2,7 +2,9 @@
 # Parsing on several threads gives the output of one thread, byte for byte
 # (docs/performance.md#parallel-parsing): generated csvlog and jsonlog logs
 # (bench/gen_pglog, many deadlocks and lock waits, multi-line fields), plain
-# and gzip-compressed, every output format, --threads 1 against 2, 3 and 5.
+# and gzip-compressed, every output format, --threads 1 against 2, 3 and 5;
+# and a stderr log, whose records become events on the rules' thread when
+# there are two (ParseSink::Defer), in four formats.
 # Usage: tests/parallel/run.sh LOCKGRAPH GEN_PGLOG
 set -euo pipefail
 LG=$1
@@ -36,5 +38,24 @@ for fmt in csvlog jsonlog; do
     echo "FAIL: $fmt: counts differ from the generator's"; cat "$TMP/check.txt"; fail=1
   fi
 done
+f=$TMP/gen.log
+"$GEN" --format stderr --size 24M --seed 7 --deadlocks-per-10k 40 --waits-per-10k 60 -o "$f" >/dev/null
+for out in json ndjson text sarif; do
+  "$LG" analyze --threads 1 --format "$out" "$f" > "$TMP/one.out" 2> "$TMP/one.err" && rc1=0 || rc1=$?
+  for t in 2 3; do
+    runs=$((runs + 1))
+    "$LG" analyze --threads "$t" --format "$out" "$f" > "$TMP/many.out" 2> "$TMP/many.err" && rc=0 || rc=$?
+    if [ "$rc" != "$rc1" ] || ! cmp -s "$TMP/one.out" "$TMP/many.out" ||
+       ! cmp -s "$TMP/one.err" "$TMP/many.err"; then
+      echo "FAIL: gen.log --format $out: --threads $t differs from --threads 1 (exit $rc vs $rc1)"
+      diff <(head -c 200000 "$TMP/one.out") <(head -c 200000 "$TMP/many.out") | head -20 || true
+      fail=1
+    fi
+  done
+done
+"$LG" analyze --format json "$f" > "$TMP/report.json"
+if ! python3 "$(dirname "$0")/../../bench/check_counts.py" "$f.expected.json" "$TMP/report.json" > "$TMP/check.txt"; then
+  echo "FAIL: stderr: counts differ from the generator's"; cat "$TMP/check.txt"; fail=1
+fi
 echo "parallel parsing: $runs runs compared"
 exit $fail
