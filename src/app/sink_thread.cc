@@ -11,7 +11,7 @@ namespace {
 // of a snapshot weighs one more for each process and edge of its tree or
 // cycle (a 100,000-waiter snapshot's trees hold 50 each, and are made far
 // faster than written).
-constexpr size_t kCapacity = 1024;
+constexpr size_t kCapacity = 256;
 
 size_t Weight(const Event& ev) {
   size_t weight = 1;
