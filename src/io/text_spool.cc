@@ -51,12 +51,13 @@ bool TextSpool::Read(Ref ref, std::string* buffer, std::string_view* text) {
   if (unflushed_ && std::fflush(file_) != 0) return false;
   unflushed_ = false;
   // Texts are mostly read back in the order they were kept: a window of
-  // the file (as large as the memory budget) serves the next ones, not a
-  // seek and a read each.
+  // the file (256 KiB, or the memory budget if smaller) serves the next
+  // ones, not a seek and a read each.
+  const size_t window = std::min<size_t>(budget_, 256 << 10);
   const bool in_window = ref.offset >= window_offset_ &&
                          ref.offset + ref.length <= window_offset_ + window_.size();
-  if (!in_window && ref.length < budget_) {
-    window_.resize(std::min<uint64_t>(budget_, file_size_ - ref.offset));
+  if (!in_window && ref.length < window) {
+    window_.resize(std::min<uint64_t>(window, file_size_ - ref.offset));
     window_offset_ = ref.offset;
     if (std::fseek(file_, long(ref.offset), SEEK_SET) != 0 ||
         std::fread(window_.data(), 1, window_.size(), file_) != window_.size()) {

@@ -33,7 +33,7 @@ class TextSpool {
   Ref Add(std::string_view text, bool* spill_failed = nullptr);
 
   /// Points *text at the bytes of `ref`: in memory, in a window of the file
-  /// read at once for the texts after it, or read into *buffer. *text is
+  /// (256 KiB) read at once for the texts after it, or read into *buffer. *text is
   /// valid until the next call to Read() or Add(). Returns false on a read
   /// error.
   bool Read(Ref ref, std::string* buffer, std::string_view* text);
