@@ -109,9 +109,12 @@ class JunitEmitter : public Emitter {
         junit->Pass();
         continue;
       }
+      // Named again: clang 14 (the fuzz build) cannot capture a structured
+      // binding in a lambda.
+      const std::vector<const LongWait*>& of_key = waits;
       junit->Fail("lock-wait", WaitTitle(ev) + " (limit " + check.max_lock_wait + ")",
                   [&](const std::function<void(std::string_view)>& put) {
-                    for (const LongWait* w : waits) put(WaitText(check.event(w->event)) + "\n");
+                    for (const LongWait* w : of_key) put(WaitText(check.event(w->event)) + "\n");
                   });
     }
     for (const std::string& rule : check.fail_on) WriteRuleCase(rule, junit);
