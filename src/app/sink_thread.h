@@ -1,9 +1,10 @@
-// Hands what a parser delivers (events, unparsed lines, diagnostics) to
-// another ParseSink on a thread of its own, in the order it was delivered.
-// Parsing a log is one thread's work (reading, splitting lines, assembling
-// records); what happens to each event after it is made (rules, statement
-// fingerprints, rendering) is another's: on two cores the two overlap
-// (docs/performance.md). The queue is bounded (by items, a snapshot's trees
+// Hands what a parser delivers (events, unparsed lines, diagnostics, and
+// work that makes events: ParseSink::Defer) to another ParseSink on a
+// thread of its own, in the order it was delivered. Parsing a log is one
+// thread's work (reading, splitting lines, assembling records); making a
+// stderr record's events and what happens to each event after it is made
+// (rules, statement fingerprints, rendering) is another's: on two cores the
+// two overlap (docs/performance.md). The queue is bounded (by items, a snapshot's trees
 // weighing as many as their processes and edges), so a slow consumer slows
 // the parser instead of growing memory.
 #pragma once
