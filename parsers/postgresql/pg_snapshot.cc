@@ -157,6 +157,16 @@ uint64_t CountWaiting(const PgRowIndex& index, const ProcessRows& procs) {
   return waiting;
 }
 
+// Every process described, by id.
+std::map<std::string, Backend> Backends(const PgSnapshot& snapshot, const PgRowIndex& index,
+                                        const ProcessRows& procs) {
+  std::map<std::string, Backend> backends;
+  for (size_t k = 0; k < procs.size(); ++k)
+    backends.emplace_hint(backends.end(), std::string(procs.ids[k]),
+                          DescribeProcess(snapshot.rows, index, procs, k));
+  return backends;
+}
+
 using Emit = std::function<void(Event&&)>;
 
 // The events of a snapshot, in output order: the `snapshot`, a `cycle` per
@@ -219,9 +229,7 @@ void AnalyzeEventByEvent(const PgSnapshot& snapshot, const Emit& emit) {
       snapshot, Info(snapshot, procs.size(), CountWaiting(index, procs)), shapes,
       [&](WaitForGraph::Vertex v) {
         if (process_of[v] != kUnknown) return DescribeProcess(rows, index, procs, process_of[v]);
-        Backend b;
-        b.id = graph.process_id(v);
-        return b;
+        return shapes.IdOnly(v);
       },
       [&](size_t e) { return PgLinkEdge(rows, index, links[e]); }, emit);
 }
@@ -234,36 +242,20 @@ std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot) {
 
 std::map<std::string, Backend> PgSnapshotBackends(const PgSnapshot& snapshot,
                                                   const PgRowIndex& index) {
-  const ProcessRows procs = GroupByProcess(index);
-  std::map<std::string, Backend> backends;
-  for (size_t k = 0; k < procs.size(); ++k)
-    backends.emplace_hint(backends.end(), std::string(procs.ids[k]),
-                          DescribeProcess(snapshot.rows, index, procs, k));
-  return backends;
+  return Backends(snapshot, index, GroupByProcess(index));
 }
 
 PgSnapshotAnalysis AnalyzePgSnapshot(const PgSnapshot& snapshot) {
   PgSnapshotAnalysis out;
   const PgRowIndex index = IndexPgRows(snapshot.rows);
-  out.backends = PgSnapshotBackends(snapshot, index);
+  const ProcessRows procs = GroupByProcess(index);
+  out.backends = Backends(snapshot, index, procs);
   WaitForGraph graph;
   graph.AddWaits(PgBlockingEdges(snapshot.rows, index, snapshot.has_blocking_pids));
-  uint64_t waiting = 0;
-  for (const auto& [id, b] : out.backends) waiting += !b.wait_mode.empty();
-  // Each process's description by vertex, found once.
-  std::vector<const Backend*> backend_of(graph.process_count(), nullptr);
-  for (const auto& [id, backend] : out.backends)
-    if (auto v = graph.FindProcess(id)) backend_of[*v] = &backend;
   const TreeAndCycleShapes shapes(graph);
   EmitEvents(
-      snapshot, Info(snapshot, out.backends.size(), waiting), shapes,
-      [&](WaitForGraph::Vertex v) {
-        if (backend_of[v]) return *backend_of[v];
-        Backend b;
-        b.id = graph.process_id(v);
-        return b;
-      },
-      [&](size_t e) { return graph.edges()[e]; },
+      snapshot, Info(snapshot, procs.size(), CountWaiting(index, procs)), shapes,
+      shapes.DescribeFrom(out.backends), [&](size_t e) { return graph.edges()[e]; },
       [&](Event&& ev) { out.events.push_back(std::move(ev)); });
   out.edges = graph.ReleaseEdges();
   return out;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -99,12 +100,6 @@ class Walker {
   mutable uint32_t visit_ = 0;
 };
 
-Backend IdOnly(const WaitForGraph& g, Vertex v) {
-  Backend b;
-  b.id = g.process_id(v);
-  return b;
-}
-
 }  // namespace
 
 TreeAndCycleShapes::TreeAndCycleShapes(const WaitForGraph& graph) : graph_(graph) {
@@ -148,16 +143,27 @@ WaitCycle TreeAndCycleShapes::Cycle(size_t i, const Describe& describe, const Ed
   return cycle;
 }
 
+Backend TreeAndCycleShapes::IdOnly(Vertex v) const {
+  Backend b;
+  b.id = graph_.process_id(v);
+  return b;
+}
+
+TreeAndCycleShapes::Describe TreeAndCycleShapes::DescribeFrom(
+    const std::map<std::string, Backend>& backends) const {
+  // Each process's description by vertex, found once (not by id per use).
+  auto backend_of = std::make_shared<std::vector<const Backend*>>(graph_.process_count(), nullptr);
+  for (const auto& [id, backend] : backends)
+    if (auto v = graph_.FindProcess(id)) (*backend_of)[*v] = &backend;
+  return [this, backend_of](Vertex v) {
+    return (*backend_of)[v] ? *(*backend_of)[v] : IdOnly(v);
+  };
+}
+
 TreesAndCycles FindTreesAndCycles(const WaitForGraph& graph, const std::vector<WaitEdge>& edges,
                                   const std::map<std::string, Backend>& backends) {
   const TreeAndCycleShapes shapes(graph);
-  // Each process's description by vertex, found once (not by id per use).
-  std::vector<const Backend*> backend_of(graph.process_count(), nullptr);
-  for (const auto& [id, backend] : backends)
-    if (auto v = graph.FindProcess(id)) backend_of[*v] = &backend;
-  const TreeAndCycleShapes::Describe describe = [&](Vertex v) {
-    return backend_of[v] ? *backend_of[v] : IdOnly(graph, v);
-  };
+  const TreeAndCycleShapes::Describe describe = shapes.DescribeFrom(backends);
   const TreeAndCycleShapes::EdgeAt edge = [&](size_t e) { return edges[e]; };
   TreesAndCycles out;
   out.trees.reserve(shapes.trees());

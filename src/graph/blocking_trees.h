@@ -45,6 +45,12 @@ class TreeAndCycleShapes {
   BlockingTree Tree(size_t i, const Describe& describe, const EdgeAt& edge) const;
   WaitCycle Cycle(size_t i, const Describe& describe, const EdgeAt& edge) const;
 
+  /// A process known by its id alone (a blocker nothing else describes).
+  Backend IdOnly(WaitForGraph::Vertex v) const;
+  /// Describes each process by its entry in `backends` (kept by reference,
+  /// found once per process), IdOnly() when it has none.
+  Describe DescribeFrom(const std::map<std::string, Backend>& backends) const;
+
   /// What is kept of each until it is filled in.
   struct TreeShape {
     std::vector<std::pair<WaitForGraph::Vertex, uint32_t>> members;  // with depth; root first

@@ -180,8 +180,10 @@ TEST_CASE("PgLockRows gives back every field of every row, values repeated or no
   CHECK(same.bytes() < text_bytes + 1000 * (16 + 4 * PgLockTextColumns().size()));
   CHECK(Fields(same[999]) == Fields(want.front()));
   // Silent: no rows.
-  CHECK(PgLockRows().empty());
-  CHECK(PgLockRows().begin() == PgLockRows().end());
+  const PgLockRows none;
+  CHECK(none.empty());
+  CHECK(none.begin() == none.end());
+  CHECK(rows.begin() != rows.end());
 }
 
 TEST_CASE("IndexPgRows: process ids, locks numbered in key order, groups in row order",
@@ -279,13 +281,7 @@ TEST_CASE("trees and cycles filled in one at a time, over links or edges, are Fi
   CHECK(linked.edge_count() == edges.size());
   const TreeAndCycleShapes shapes(linked);
   TreesAndCycles one_at_a_time;
-  auto describe = [&](WaitForGraph::Vertex v) {
-    auto it = backends.find(linked.process_id(v));
-    if (it != backends.end()) return it->second;
-    Backend b;
-    b.id = linked.process_id(v);
-    return b;
-  };
+  const TreeAndCycleShapes::Describe describe = shapes.DescribeFrom(backends);
   auto edge = [&](size_t e) { return edges[e]; };
   for (size_t i = 0; i < shapes.trees(); ++i)
     one_at_a_time.trees.push_back(shapes.Tree(i, describe, edge));
