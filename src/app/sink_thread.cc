@@ -1,6 +1,7 @@
 // See sink_thread.h.
 #include "app/sink_thread.h"
 
+#include <chrono>
 #include <vector>
 
 namespace lockgraph {
@@ -12,6 +13,13 @@ namespace {
 // cycle (a 100,000-waiter snapshot's trees hold 50 each, and are made far
 // faster than written).
 constexpr size_t kCapacity = 256;
+
+// Once woken, the consumer lets this much gather, or this long pass, before
+// it takes the queue: a stderr log hands over a record every few
+// microseconds, and waking the consumer for each cost a system call on both
+// sides (docs/performance.md). A pipe's event waits a millisecond at most.
+constexpr size_t kBatch = 64;
+constexpr auto kGather = std::chrono::milliseconds(1);
 
 size_t Weight(const Event& ev) {
   size_t weight = 1;
@@ -60,17 +68,20 @@ void SinkThread::Defer(std::function<void(ParseSink&)> work) { Push(std::move(wo
 
 void SinkThread::Push(Item&& item, size_t weight) {
   bool was_empty;
+  size_t queued_before;
   {
     std::unique_lock<std::mutex> lock(mu_);
     // An item heavier than the whole capacity still goes, alone.
     not_full_.wait(lock, [&] { return queued_ == 0 || queued_ + weight <= kCapacity; });
     was_empty = queue_.empty();
+    queued_before = queued_;
     queue_.push_back(std::move(item));
     queued_ += weight;
   }
-  // The consumer sleeps only on an empty queue: waking it for every item
-  // would cost a system call per event.
-  if (was_empty) not_empty_.notify_one();
+  // The consumer sleeps untimed only on an empty queue; after that it
+  // gathers for kGather unless a batch is ready first.
+  if (was_empty || (queued_before < kBatch && queued_before + weight >= kBatch))
+    not_empty_.notify_one();
 }
 
 void SinkThread::Run() {
@@ -80,6 +91,7 @@ void SinkThread::Run() {
       std::unique_lock<std::mutex> lock(mu_);
       not_empty_.wait(lock, [this] { return done_ || !queue_.empty(); });
       if (queue_.empty()) return;  // done and drained
+      not_empty_.wait_for(lock, kGather, [this] { return done_ || queued_ >= kBatch; });
       batch.swap(queue_);
       queued_ = 0;
     }
