@@ -71,9 +71,9 @@ std::string DetectPayloadPrefix(const std::vector<std::string>& samples, int* ma
 
 std::string StripSourceTag(std::string_view line) {
   std::string_view word;
-  std::optional<size_t> start = FindLabelStart(line, &word);
-  if (!start) return std::string(line);
-  const size_t text = *start + word.size() + 3;  // after "WORD:  "
+  const size_t start = FindLabelStart(line, &word);
+  if (start == std::string_view::npos) return std::string(line);
+  const size_t text = start + word.size() + 3;  // after "WORD:  "
   if (text >= line.size() || line[text] != '[') return std::string(line);
   const size_t close = line.find(']', text);
   if (close == std::string_view::npos || close - text > 64) return std::string(line);
@@ -95,7 +95,8 @@ std::string StripSourceTag(std::string_view line) {
 std::string WithDetailLine(std::string message, std::string_view detail) {
   if (detail.empty()) return message;
   std::string_view word;
-  const size_t start = FindLabelStart(message, &word).value_or(0);
+  size_t start = FindLabelStart(message, &word);
+  if (start == std::string_view::npos) start = 0;
   const std::string prefix = message.substr(0, start);
   message += '\n';
   message += prefix;

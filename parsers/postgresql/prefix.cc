@@ -3,10 +3,6 @@
 // processes. Escape table: shared/docs/reference/postgresql-logs.md §6.2.
 #include "parsers/postgresql/prefix.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <re2/re2.h>
 
 #include <charconv>
@@ -165,67 +161,6 @@ std::unique_ptr<PrefixMatcher> PrefixMatcher::Compile(std::string_view prefix,
 
 PrefixMatcher::~PrefixMatcher() = default;
 
-namespace {
-
-// Where the first ":  " is in `s`, or npos. This runs on every line of a
-// log, and a prefix is full of colons (the time has two) that a memchr-based
-// find() stops at; comparing 16 positions at a time finds the label in one
-// to five steps.
-size_t FindColonAndTwoSpaces(std::string_view s) {
-  const char* p = s.data();
-  const size_t n = s.size();
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i colon = _mm_set1_epi8(':'), space = _mm_set1_epi8(' ');
-  for (; i + 18 <= n; i += 16) {
-    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), colon);
-    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1)), space);
-    __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 2)), space);
-    int bits = _mm_movemask_epi8(_mm_and_si128(a, _mm_and_si128(b, c)));
-    if (bits) return i + size_t(__builtin_ctz(unsigned(bits)));
-  }
-#endif
-  for (; i + 3 <= n; ++i)
-    if (p[i] == ':' && p[i + 1] == ' ' && p[i + 2] == ' ') return i;
-  return std::string_view::npos;
-}
-
-bool EndsWord(char c) { return c == ' ' || c == ']' || c == ':' || c == '>'; }
-
-// Where the word that ends `s` starts: just after the last ' ', ']', ':' or
-// '>' (the usual ends of a prefix), or 0. Sixteen bytes at a time from the
-// end: a label's word ("LOG", "STATEMENT") fits in one step.
-size_t AfterLastWordEnd(std::string_view s) {
-  size_t end = s.size();
-#if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(' '), bracket = _mm_set1_epi8(']'),
-                colon = _mm_set1_epi8(':'), angle = _mm_set1_epi8('>');
-  for (; end >= 16; end -= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + end - 16));
-    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, bracket)),
-                                     _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, angle)));
-    if (const unsigned bits = unsigned(_mm_movemask_epi8(hit)))
-      return end - 16 + size_t(31 - __builtin_clz(bits)) + 1;
-  }
-#endif
-  // A plain loop: find_last_of calls memchr once per byte it steps over.
-  while (end > 0 && !EndsWord(s[end - 1])) --end;
-  return end;
-}
-
-}  // namespace
-
-std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* word) {
-  // The first "WORD:  " within the first 512 bytes; WORD runs back to a
-  // space, ']', ':' or '>' (the usual ends of a prefix) or the line start.
-  std::string_view head = line.substr(0, 512);
-  size_t colon = FindColonAndTwoSpaces(head);
-  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
-  const size_t start = AfterLastWordEnd(head.substr(0, colon));
-  *word = head.substr(start, colon - start);
-  return start;
-}
-
 bool PrefixMatcher::Match(std::string_view line, PrefixedLine* out,
                           SessionInfo* session) const {
   re2::StringPiece groups[40];
@@ -233,12 +168,12 @@ bool PrefixMatcher::Match(std::string_view line, PrefixedLine* out,
   // Fast path: find the label without the regex, then match only the
   // prefix before it, anchored at both ends (no label alternation to run).
   std::string_view word;
-  if (std::optional<size_t> start = FindLabelStart(line, &word)) {
+  if (const size_t start = FindLabelStart(line, &word); start != std::string_view::npos) {
     std::optional<LabelInfo> info = LookupLabel(word);
-    re2::StringPiece prefix(line.data(), *start);
+    re2::StringPiece prefix(line.data(), start);
     if (info && prefix_re_->Match(prefix, 0, prefix.size(), RE2::ANCHOR_BOTH, groups,
                                   ngroups_ - 1)) {
-      std::string_view text = line.substr(*start + word.size() + 3);
+      std::string_view text = line.substr(start + word.size() + 3);
       std::string_view sqlstate;
       if (info->label == PartLabel::kPrimary && text.size() > 7 && text[5] == ':' &&
           text[6] == ' ' && IsSqlstate(text.substr(0, 5))) {

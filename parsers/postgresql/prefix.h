@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/postgresql/label_scan.h"
 #include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/record_assembler.h"
 
@@ -64,10 +65,6 @@ class PrefixMatcher {
       btype_group_ = 0, qid_group_ = 0, label_group_ = 0, sqlstate_group_ = 0;
   friend class PrefixCompiler;
 };
-
-/// Where "WORD:  " starts in a stderr line (the label after the prefix),
-/// found without a regex; *word receives WORD. nullopt when there is none.
-std::optional<size_t> FindLabelStart(std::string_view line, std::string_view* word);
 
 /// The prefixes tried when none is given, most common first.
 const std::vector<std::string>& KnownPrefixes();

@@ -19,7 +19,7 @@ std::unique_ptr<PrefixMatcher> PrefixRedetector::Retry(std::string_view line,
       line[0] == '\t')
     return nullptr;
   std::string_view word;
-  if (!FindLabelStart(line, &word) || !LookupLabel(word)) return nullptr;
+  if (FindLabelStart(line, &word) == std::string_view::npos || !LookupLabel(word)) return nullptr;
   --tries_left_;
   sample_.emplace_back(line);
   std::optional<std::string> prefix = DetectPrefix(sample_, nullptr);

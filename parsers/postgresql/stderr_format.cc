@@ -173,24 +173,24 @@ class StderrParser : public LineParser, public FlushableParser {
   // line was handled; then `label` is its label.
   bool SkipFast(std::string_view line, uint64_t line_no, PartLabel* label) {
     std::string_view word;
-    std::optional<size_t> start = FindLabelStart(line, &word);
-    if (!start) return false;
+    const size_t start = FindLabelStart(line, &word);
+    if (start == std::string_view::npos) return false;
     std::optional<LabelInfo> info = LookupLabel(word);
     if (!info) return false;
     // A deadlock's DETAIL goes the slow way: it may be all that is left of
     // the report (grep output), and then it opens a record of its own.
     if (info->label == PartLabel::kDetail &&
-        PgEventBuilder::IsOrphanDetail(line.substr(*start + word.size() + 3)))
+        PgEventBuilder::IsOrphanDetail(line.substr(start + word.size() + 3)))
       return false;
     if (info->label == PartLabel::kPrimary) {
-      std::string_view text = line.substr(*start + word.size() + 3);
+      std::string_view text = line.substr(start + word.size() + 3);
       // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
       if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
       if (PgEventBuilder::IsInteresting(text)) return false;
     }
     *label = info->label;
     if (!assembler_.HasOpen()) return true;
-    std::optional<int64_t> pid = matcher_->QuickPid(line.substr(0, *start));
+    std::optional<int64_t> pid = matcher_->QuickPid(line.substr(0, start));
     if (!pid) return false;
     if (!assembler_.IsOpen(*pid)) {
       assembler_.OnSkippedLine(*pid);
@@ -200,7 +200,7 @@ class StderrParser : public LineParser, public FlushableParser {
     part.label = info->label;
     part.severity = info->canonical;
     part.pid = pid;
-    part.text = line.substr(*start + word.size() + 3);
+    part.text = line.substr(start + word.size() + 3);
     assembler_.OnPrefixed(part, line_no);
     return true;
   }

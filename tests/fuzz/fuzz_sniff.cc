@@ -32,8 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view line = lines[i];
     (void)matcher->Match(line, &out, &session);
     std::string_view word;
-    if (auto at = lockgraph::FindLabelStart(line, &word)) {
-      (void)matcher->QuickPid(line.substr(0, *at));
+    if (const size_t at = lockgraph::FindLabelStart(line, &word); at != std::string_view::npos) {
+      (void)matcher->QuickPid(line.substr(0, at));
     }
   }
   return 0;
