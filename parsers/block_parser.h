@@ -1,7 +1,9 @@
 // Parsing on every core: a LineParser whose format allows it also takes
 // whole blocks of lines and parses the parts of each block at once, on
 // several threads, with the same output as line by line. Kept out of
-// input_format.h: only csvlog and jsonlog do it. docs/performance.md#parallel-parsing.
+// input_format.h: only csvlog and jsonlog do it; stderr takes blocks only to
+// walk its lines without a call through the reader for each.
+// docs/performance.md#parallel-parsing.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +29,10 @@ class BlockParser {
   /// takes everything at the end. Delivers exactly what ParseLine() for
   /// each line would have, in the same order. Do not mix with ParseLine().
   virtual size_t ParseBlock(std::string_view lines, bool at_end) = 0;
+  /// False for a parser that reads its blocks on one thread whatever
+  /// UseThreads() says: blocks are then only a faster way through a file's
+  /// lines, and are worth taking with --threads 1 too.
+  virtual bool ParsesOnThreads() const { return true; }
 };
 
 /// The parser's block interface, or null when it reads line by line only.

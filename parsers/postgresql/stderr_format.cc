@@ -2,14 +2,17 @@
 // on a line of its own with the full log_line_prefix, embedded newlines
 // followed by one TAB. Lines go through the PrefixMatcher, then the
 // RecordAssembler, then the PgEventBuilder.
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "parsers/block_parser.h"
 #include "parsers/builtin_formats.h"
 #include "parsers/flushable.h"
 #include "parsers/postgresql/event_builder.h"
+#include "parsers/postgresql/label_scan.h"
 #include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/prefix.h"
 #include "parsers/postgresql/prefix_redetect.h"
@@ -18,7 +21,7 @@
 namespace lockgraph {
 namespace {
 
-class StderrParser : public LineParser, public FlushableParser {
+class StderrParser final : public LineParser, public FlushableParser, public BlockParser {
  public:
   /// `redetect`: the prefix was detected on the first lines, not given.
   StderrParser(const std::string& file, std::unique_ptr<PrefixMatcher> matcher, bool redetect,
@@ -95,6 +98,24 @@ class StderrParser : public LineParser, public FlushableParser {
   }
 
   const LineCounts& counts() const override { return counts_; }
+
+  // BlockParser: a file's lines a block at a time, on this thread (records
+  // join lines of one backend across others', so parts cannot be parsed
+  // apart): no call through the reader and a std::function for each line.
+  void UseThreads(unsigned) override {}
+  size_t BlockBytes() const override { return size_t{1} << 20; }
+  bool ParsesOnThreads() const override { return false; }
+  size_t ParseBlock(std::string_view lines, bool /*at_end*/) override {
+    const char* p = lines.data();
+    const char* const end = p + lines.size();
+    while (p != end) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+      if (!nl) nl = end;  // at the end of input, the last line may lack its '\n'
+      StderrParser::ParseLine(std::string_view(p, size_t(nl - p)), ++block_line_no_);
+      p = nl == end ? end : nl + 1;
+    }
+    return lines.size();
+  }
 
  private:
   // A whole record becomes events where the sink says (ParseSink::Defer):
@@ -243,6 +264,7 @@ class StderrParser : public LineParser, public FlushableParser {
   bool tabs_seen_ = false;   // a continuation line kept its TAB (so all did)
   PartLabel last_label_ = PartLabel::kPrimary;  // of the last prefixed line
   const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
+  uint64_t block_line_no_ = 0;  // of the last line ParseBlock() read
   PrefixRedetector redetect_;  // the first lines, for a line the prefix does not fit
 };
 

@@ -183,10 +183,11 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
 }
 
 bool Analyzer::ReadAll(LineReader& reader, LineParser& parser, std::string* error) const {
-  // A file of csvlog or jsonlog is parsed on every thread (block_parser.h);
-  // a pipe line by line, so that each event leaves as its lines come.
-  BlockParser* blocks =
-      options_.threads > 1 && reader.regular_file() ? AsBlockParser(parser) : nullptr;
+  // A file of csvlog or jsonlog is parsed on every thread (block_parser.h),
+  // a file of stderr a block at a time on one; a pipe line by line, so that
+  // each event leaves as its lines come.
+  BlockParser* blocks = reader.regular_file() ? AsBlockParser(parser) : nullptr;
+  if (blocks && blocks->ParsesOnThreads() && options_.threads <= 1) blocks = nullptr;
   if (!blocks)
     return reader.ForEachLine(
         [&](std::string_view line, uint64_t no) { parser.ParseLine(line, no); }, error);
