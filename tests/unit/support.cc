@@ -88,6 +88,26 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
+void ForEachBlockOf(std::string_view text, size_t block,
+                    const std::function<size_t(std::string_view, bool)>& parse) {
+  for (size_t begin = 0; begin < text.size();) {
+    std::string_view data = text.substr(begin, block);
+    const bool at_end = begin + data.size() == text.size();
+    if (!at_end) {
+      const size_t last = data.rfind('\n');
+      if (last == std::string_view::npos) {
+        block *= 2;
+        continue;
+      }
+      data = data.substr(0, last + 1);
+    }
+    const size_t took = parse(data, at_end);
+    if (at_end) return;
+    if (took == 0) block *= 2;
+    begin += took;
+  }
+}
+
 NdjsonAnalyzer::NdjsonAnalyzer()
     : emitter(FindEmitter("ndjson")), stream(std::make_unique<StreamToEmitter>(*emitter, out)) {
   AnalyzeOptions options;

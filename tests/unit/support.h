@@ -2,7 +2,9 @@
 // and render cycles as one string so that tests assert whole values.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <memory>
@@ -42,6 +44,13 @@ std::string Gzip(const std::string& text);
 
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> SplitLines(const std::string& text);
+
+/// Hands `text` to `parse` as LineReader::ForEachBlock hands a file over:
+/// `block` bytes cut back to whole lines, but the last, at the end of input
+/// (`at_end`); doubled when no line ends in it or when `parse` took nothing.
+/// `parse` returns how many bytes it took; the rest comes again in front.
+void ForEachBlockOf(std::string_view text, size_t block,
+                    const std::function<size_t(std::string_view, bool)>& parse);
 
 /// An Analyzer whose events are written as `analyze --format ndjson`
 /// writes them, into `out` (one thread, no collected events).

@@ -90,26 +90,11 @@ std::vector<std::string> ByBlocks(std::string_view text, unsigned threads, size_
                                   size_t min_part) {
   Delivered out;
   RecordChunks<Reader> chunks("f", out.Callbacks(), threads, min_part);
-  for (size_t begin = 0; begin < text.size();) {
-    const size_t end = std::min(text.size(), begin + block);
-    const bool at_end = end == text.size();
-    std::string_view data = text.substr(begin, end - begin);
-    if (!at_end) {
-      const size_t last = data.rfind('\n');
-      if (last == std::string_view::npos) {
-        block *= 2;
-        continue;
-      }
-      data = data.substr(0, last + 1);
-    }
+  test::ForEachBlockOf(text, block, [&](std::string_view data, bool at_end) {
     const size_t took = chunks.ParseBlock(data, at_end);
-    if (at_end) {
-      REQUIRE(took == data.size());
-      break;
-    }
-    if (took == 0) block *= 2;
-    begin += took;
-  }
+    if (at_end) REQUIRE(took == data.size());
+    return took;
+  });
   out.items.push_back(Counts(chunks.counts()));
   return out.items;
 }

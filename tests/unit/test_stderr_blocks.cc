@@ -71,8 +71,7 @@ std::vector<std::string> LineByLine(const InputFormat& format, std::string_view 
   return out.items;
 }
 
-/// As LineReader::ForEachBlock hands a file's blocks over: whole lines,
-/// but the last at the end of input.
+/// As LineReader::ForEachBlock hands a file's blocks over.
 std::vector<std::string> ByBlocks(const InputFormat& format, std::string_view text, size_t block) {
   Collected out;
   auto parser = Parser(format, text, out);
@@ -80,20 +79,11 @@ std::vector<std::string> ByBlocks(const InputFormat& format, std::string_view te
   BlockParser* blocks = AsBlockParser(*parser);
   REQUIRE(blocks);
   CHECK_FALSE(blocks->ParsesOnThreads());
-  for (size_t begin = 0; begin < text.size();) {
-    std::string_view data = text.substr(begin, block);
-    const bool at_end = begin + data.size() == text.size();
-    if (!at_end) {
-      const size_t last = data.rfind('\n');
-      if (last == std::string_view::npos) {
-        block *= 2;
-        continue;
-      }
-      data = data.substr(0, last + 1);
-    }
-    REQUIRE(blocks->ParseBlock(data, at_end) == data.size());
-    begin += data.size();
-  }
+  test::ForEachBlockOf(text, block, [&](std::string_view data, bool at_end) {
+    const size_t took = blocks->ParseBlock(data, at_end);
+    REQUIRE(took == data.size());
+    return took;
+  });
   parser->Finish();
   out.items.push_back(Counts(parser->counts()));
   return out.items;
