@@ -134,10 +134,6 @@ const std::unordered_map<std::string_view, LabelInfo>& Translated() {
   return words;
 }
 
-}  // namespace
-
-namespace {
-
 // Row I of kEntries against `word`, compared at the row's constant size:
 // inlined, where string_view's == calls memcmp.
 template <size_t I>
