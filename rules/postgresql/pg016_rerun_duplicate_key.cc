@@ -87,7 +87,7 @@ class RerunDuplicateKey : public Rule {
     std::string pid = event.pid ? std::to_string(*event.pid) : "";
     if (event.unique_violation) {
       const UniqueViolation& u = *event.unique_violation;
-      StatementFacts st = ReadStatement(u.statement);
+      StatementFacts st = ReadStatementTarget(u.statement);
       if (st.table.empty()) return;  // no STATEMENT: the table is unknown
       Seen& seen = by_table_[st.table];
       seen.violations.push_back(

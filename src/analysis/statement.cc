@@ -161,18 +161,6 @@ std::string KeyLiteral::Text() const {
   return column + " = " + value;
 }
 
-StatementFacts ReadStatement(std::string_view sql) {
-  StatementFacts f;
-  Tokens t = TokenizeSql(sql);
-  f.normalized = NormalizeSql(sql);
-  if (t.empty() || t[0].kind != Kind::kWord) return f;
-  f.verb = t[0].text;
-  ReadTarget(t, &f);
-  ReadKeys(t, &f);
-  ReadCalls(t, &f);
-  return f;
-}
-
 namespace {
 
 /// Words after which "(" opens a list or a subquery, not a call's arguments.
@@ -209,13 +197,14 @@ bool SpaceBetween(const SqlToken* prev2, const SqlToken& prev, const SqlToken& c
   return true;
 }
 
-/// The tokens NormalizeSql keeps, literals as "?", lists of literals as one.
-std::vector<SqlToken> NormalizedTokens(std::string_view sql, size_t max_tokens) {
-  Tokens t = TokenizeSql(sql);
-  while (!t.empty() && IsSymbol(t, t.size() - 1, ";")) t.pop_back();  // "UPDATE ...;" == "UPDATE ..."
+/// The tokens NormalizeSql keeps of `t` (a statement's tokens), literals as
+/// "?", lists of literals as one.
+std::vector<SqlToken> NormalizedTokens(const Tokens& t, size_t max_tokens) {
+  size_t end = t.size();
+  while (end > 0 && IsSymbol(t, end - 1, ";")) --end;  // "UPDATE ...;" == "UPDATE ..."
   Tokens out;
   size_t n = 0;
-  for (size_t i = 0; i < t.size() && n < max_tokens; ++i, ++n) {
+  for (size_t i = 0; i < end && n < max_tokens; ++i, ++n) {
     // "?, ?, ?" -> "?": lists of literals of any length are one shape.
     if (IsLiteral(t[i]) && i >= 2 && IsSymbol(t, i - 1, ",") && IsLiteral(t[i - 2])) {
       out.pop_back();  // the "," written before
@@ -229,19 +218,48 @@ std::vector<SqlToken> NormalizedTokens(std::string_view sql, size_t max_tokens) 
   return out;
 }
 
-}  // namespace
-
-std::string NormalizeSql(std::string_view sql, size_t max_tokens) {
+std::string Joined(const Tokens& normalized) {
   std::string out;
-  for (const SqlToken& tok : NormalizedTokens(sql, max_tokens)) {
+  for (const SqlToken& tok : normalized) {
     if (!out.empty()) out += ' ';
     out += tok.text;
   }
   return out;
 }
 
+// The verb and what ReadTarget reads, from a statement's tokens.
+void ReadVerbAndTarget(const Tokens& t, StatementFacts* f) {
+  if (t.empty() || t[0].kind != Kind::kWord) return;
+  f->verb = t[0].text;
+  ReadTarget(t, f);
+}
+
+}  // namespace
+
+std::string NormalizeSql(std::string_view sql, size_t max_tokens) {
+  return Joined(NormalizedTokens(TokenizeSql(sql), max_tokens));
+}
+
+// One tokenizing serves the facts and the normalized text.
+StatementFacts ReadStatement(std::string_view sql) {
+  StatementFacts f;
+  const Tokens t = TokenizeSql(sql);
+  f.normalized = Joined(NormalizedTokens(t, 4096));
+  ReadVerbAndTarget(t, &f);
+  if (f.verb.empty()) return f;
+  ReadKeys(t, &f);
+  ReadCalls(t, &f);
+  return f;
+}
+
+StatementFacts ReadStatementTarget(std::string_view sql) {
+  StatementFacts f;
+  ReadVerbAndTarget(TokenizeSql(sql), &f);
+  return f;
+}
+
 std::string ReadableSql(std::string_view sql, size_t max_tokens) {
-  Tokens t = NormalizedTokens(sql, max_tokens);
+  const Tokens t = NormalizedTokens(TokenizeSql(sql), max_tokens);
   std::string out;
   for (size_t i = 0; i < t.size(); ++i) {
     if (i > 0 && SpaceBetween(i >= 2 ? &t[i - 2] : nullptr, t[i - 1], t[i])) out += ' ';

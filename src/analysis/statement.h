@@ -39,6 +39,10 @@ struct StatementFacts {
 /// Reads `sql`; never fails (unknown parts stay empty).
 StatementFacts ReadStatement(std::string_view sql);
 
+/// ReadStatement's verb, table, row_lock, lock_mode and ddl alone (no keys,
+/// calls or normalized text): for a rule that needs only the table.
+StatementFacts ReadStatementTarget(std::string_view sql);
+
 /// The token normalizer: tokens joined by single spaces, words in lower
 /// case, every literal and $n parameter as "?", a comma-separated run of
 /// literals as one "?", comments and final semicolons dropped; at most
