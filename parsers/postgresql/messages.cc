@@ -258,6 +258,9 @@ std::optional<LockWaitMessage> ParseLockWaitMessage(std::string_view message) {
   static const RE2 kNoWait(R"(process (\d+) could not obtain (\S+) on (.+))");
   re2::StringPiece pid, verb, mode, tag, ms, frac;
   LockWaitMessage out;
+  // Both patterns start with "process ": every other message (most that
+  // reach here are errors) skips the two matches.
+  if (!message.starts_with("process ")) return ParseTranslatedLockWait(message);
   if (RE2::FullMatch(Piece(message), kTimed, &pid, &verb, &mode, &tag, &ms, &frac)) {
     std::string_view v(verb.data(), verb.size());
     out.kind = v == "still waiting for"     ? "still_waiting"
