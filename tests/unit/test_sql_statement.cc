@@ -100,3 +100,42 @@ TEST_CASE("shape: libpg_query fingerprint, token normalizer where it does not pa
   CHECK(StatementShape(one, true) == StatementShape(two, true));
   CHECK(StatementShape(one, true) == "sql:update stock set qty = qty + ? where sku = ?");
 }
+
+TEST_CASE("ReadStatementTarget and ReadStatement's normalized text agree with the whole reading",
+          "[statement]") {
+  // Statements of every verb ReadTarget knows, with a final semicolon or
+  // several, comments, quoted names, clipped text, and text that is not SQL.
+  const char* const kStatements[] = {
+      "UPDATE public.accounts SET balance = balance - 40 WHERE id = 3;",
+      "SELECT id FROM accounts WHERE id = 9 FOR UPDATE;;",
+      "select * from t where k = 'x' for no key update",
+      "INSERT INTO \"Orders\" (id, total) VALUES (1, 2), (3, 4) ON CONFLICT DO NOTHING",
+      "DELETE FROM ONLY ledger /* old */ WHERE id IN (1, 2, 3)",
+      "LOCK TABLE inventory IN ACCESS EXCLUSIVE MODE",
+      "ALTER TABLE IF EXISTS carts ADD COLUMN x int",
+      "CREATE INDEX CONCURRENTLY i ON ONLY invoices (customer_id)",
+      "TRUNCATE customers",
+      "VACUUM FULL ledger_totals",
+      "SELECT pg_advisory_xact_lock(42), f(x) FROM g WHERE a = $1",
+      "UPDATE accounts SET note = 'it''s' WHERE id = 1 AND name = 'clipped te",
+      "",
+      ";",
+      "<insufficient privilege>",
+      "42",
+  };
+  for (const char* sql : kStatements) {
+    INFO(sql);
+    const StatementFacts whole = ReadStatement(sql);
+    const StatementFacts target = ReadStatementTarget(sql);
+    CHECK(target.verb == whole.verb);
+    CHECK(target.table == whole.table);
+    CHECK(target.row_lock == whole.row_lock);
+    CHECK(target.lock_mode == whole.lock_mode);
+    CHECK(target.ddl == whole.ddl);
+    CHECK(target.keys.empty());
+    CHECK(target.normalized.empty());
+    CHECK(whole.normalized == NormalizeSql(sql));
+  }
+  CHECK(ReadStatementTarget("INSERT INTO \"Orders\" (id) VALUES (1)").table == "Orders");
+  CHECK(ReadStatement("SELECT 1;;").normalized == "select ?");
+}
