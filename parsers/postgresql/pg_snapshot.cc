@@ -132,11 +132,13 @@ ProcessRows GroupByProcess(const PgRowIndex& index) {
 Backend DescribeProcess(const PgLockRows& rows, const PgRowIndex& index, const ProcessRows& procs,
                         size_t k) {
   Backend b;
-  const PgLockRow& first = rows[procs.rows[procs.begin[k]]];
+  const uint32_t first_row = procs.rows[procs.begin[k]];
+  const PgLockRow first = rows[first_row];  // unpacked once, for its activity and its lock
   b.id = procs.ids[k];
   b.pid = first.pid;
   DescribeActivity(first, first.sampled_at, &b);
-  for (uint32_t j = procs.begin[k]; j < procs.begin[k + 1]; ++j) {
+  AddLock(first, index.contested[index.lock[first_row]], &b);
+  for (uint32_t j = procs.begin[k] + 1; j < procs.begin[k + 1]; ++j) {
     const uint32_t i = procs.rows[j];
     AddLock(rows[i], index.contested[index.lock[i]], &b);
   }
