@@ -95,7 +95,7 @@ const TagShape kShapes[] = {
      {&PgLockRow::database, &PgLockRow::transactionid, &PgLockRow::objid}},
 };
 
-const char* ColumnName(std::string_view PgLockRow::*column) {
+std::string_view ColumnName(std::string_view PgLockRow::*column) {
   for (const PgTextColumn& c : kTextColumns)
     if (c.field == column) return c.name;
   return "";
@@ -135,9 +135,10 @@ std::span<const PgTextColumn> PgLockTextColumns() { return kTextColumns; }
 bool PgLockRowFromColumns(const PgColumnGetter& get, PgLockRow* row, std::string* error) {
   for (const PgTextColumn& c : kTextColumns)
     if (auto v = get(c.name)) row->*c.field = *v;
-  for (const char* required : {"locktype", "mode"}) {
-    if (!get(required) || get(required)->empty()) {
-      *error = std::string("no ") + required;
+  // NULL, missing and empty all leave the field empty: no need to ask again.
+  for (std::string_view PgLockRow::*required : {&PgLockRow::locktype, &PgLockRow::mode}) {
+    if ((row->*required).empty()) {
+      *error = "no " + std::string(ColumnName(required));
       return false;
     }
   }
@@ -216,7 +217,7 @@ LockTarget PgLockRowTarget(const PgLockRow& row) {
     target.fields.reserve(shape->columns.size());
     for (auto column : shape->columns)
       target.fields.push_back(
-          {ColumnName(column), std::string(row.*column), column != &PgLockRow::virtualxid});
+          {std::string(ColumnName(column)), std::string(row.*column), column != &PgLockRow::virtualxid});
     target.text = TagText(row);
   } else {
     // Keep whatever identifies it, in pg_locks column order.
@@ -224,7 +225,7 @@ LockTarget PgLockRowTarget(const PgLockRow& row) {
     for (auto column : kAnyColumns)
       if (!(row.*column).empty())
         target.fields.push_back(
-          {ColumnName(column), std::string(row.*column), column != &PgLockRow::virtualxid});
+          {std::string(ColumnName(column)), std::string(row.*column), column != &PgLockRow::virtualxid});
   }
   if (!row.relation.empty()) target.relation_name = row.relation_name;
   return target;

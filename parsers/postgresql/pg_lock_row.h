@@ -42,7 +42,7 @@ struct PgLockRow {
 /// A text column of PgLockRow, by its name in pg_locks, pg_stat_activity
 /// or docs/snapshot.sql.
 struct PgTextColumn {
-  const char* name;
+  std::string_view name;  // not a const char*: asked for on every row, strlen each time
   std::string_view PgLockRow::*field;
 };
 
