@@ -18,11 +18,12 @@
 namespace lockgraph {
 namespace {
 
-// Milliseconds from `earlier` to `later`, when both are timestamps.
-std::optional<double> AgeMs(std::string_view later, std::string_view earlier) {
-  auto a = PgTimestampMicros(later), b = PgTimestampMicros(earlier);
-  if (!a || !b) return std::nullopt;
-  return double(*a - *b) / 1000.0;
+// Milliseconds from `later` (already read) to `earlier`, when both are
+// timestamps.
+std::optional<double> AgeMs(std::optional<int64_t> later, std::string_view earlier) {
+  const std::optional<int64_t> b = PgTimestampMicros(earlier);
+  if (!later || !b) return std::nullopt;
+  return double(*later - *b) / 1000.0;
 }
 
 void DescribeActivity(const PgLockRow& r, std::string_view sampled_at, Backend* b) {
@@ -33,8 +34,9 @@ void DescribeActivity(const PgLockRow& r, std::string_view sampled_at, Backend* 
   uint64_t xid = 0;
   auto res = std::from_chars(r.backend_xid.data(), r.backend_xid.data() + r.backend_xid.size(), xid);
   if (!r.backend_xid.empty() && res.ec == std::errc()) b->xid = xid;
-  b->xact_age_ms = AgeMs(sampled_at, r.xact_start);
-  b->state_age_ms = AgeMs(sampled_at, r.state_change);
+  const std::optional<int64_t> now = PgTimestampMicros(sampled_at);
+  b->xact_age_ms = AgeMs(now, r.xact_start);
+  b->state_age_ms = AgeMs(now, r.state_change);
   b->query = r.query;
   b->session.user = r.usename;
   b->session.database = r.datname;
@@ -70,7 +72,7 @@ void SortHolds(std::vector<HeldLock>* holds) {
 void AddLock(const PgLockRow& r, bool contested, Backend* b) {
   if (!r.granted) {
     b->wait_mode = r.mode;
-    b->wait_age_ms = AgeMs(r.sampled_at, r.waitstart);
+    b->wait_age_ms = AgeMs(PgTimestampMicros(r.sampled_at), r.waitstart);
     b->wait_lock = PgLockRowTarget(r);
   } else if (contested) {
     b->holds.push_back({std::string(r.mode), PgLockRowTarget(r)});
