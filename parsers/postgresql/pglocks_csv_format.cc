@@ -77,17 +77,11 @@ class PgLocksCsvParser : public LineParser {
     PgLockRow row;
     row.line = first_line_;
     std::string error;
-    auto get = [this](std::string_view column) -> std::optional<std::string_view> {
-      // Columns are asked for in about the header's order: the search
-      // starts after the last one found, and usually ends there.
-      for (size_t n = 0; n < header_.size(); ++n) {
-        const size_t i = (next_column_ + n) % header_.size();
-        if (header_[i] != column) continue;
-        next_column_ = i + 1;
-        if (csv_.missing(i)) return std::nullopt;  // psql writes NULL as nothing
-        return csv_.field(i);
-      }
-      return std::nullopt;
+    size_t asked = 0;
+    auto get = [this, &asked](std::string_view column) -> std::optional<std::string_view> {
+      const size_t i = ColumnIndex(asked++, column);
+      if (i == kNoColumn || csv_.missing(i)) return std::nullopt;  // psql writes NULL as nothing
+      return csv_.field(i);
     };
     if (!PgLockRowFromColumns(get, &row, &error)) return Reject(error);
     counts_.parsed += lines_.size();
@@ -116,7 +110,21 @@ class PgLocksCsvParser : public LineParser {
   std::vector<std::string> header_;
   std::vector<std::string_view> lines_;  // of the record being read
   std::deque<std::string> held_;         // its lines before the last
-  size_t next_column_ = 0;               // where the column search starts
+  // Where header_ has `column`, the `k`th name this row asks for, or
+  // kNoColumn. Every row asks for the same names in the same order: where
+  // the last row's `k`th was found is tried first, with one compare.
+  size_t ColumnIndex(size_t k, std::string_view column) {
+    if (k < found_at_.size() && found_at_[k] != kNoColumn && header_[found_at_[k]] == column)
+      return found_at_[k];
+    size_t found = kNoColumn;
+    for (size_t i = 0; i < header_.size() && found == kNoColumn; ++i)
+      if (header_[i] == column) found = i;
+    if (k >= found_at_.size()) found_at_.resize(k + 1, kNoColumn);
+    found_at_[k] = found;
+    return found;
+  }
+  static constexpr size_t kNoColumn = size_t(-1);
+  std::vector<size_t> found_at_;  // by the order a row asks for columns
   uint64_t first_line_ = 0;
   LineCounts counts_;
 };
