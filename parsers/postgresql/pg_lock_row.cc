@@ -253,8 +253,19 @@ std::string PgLockRowKey(const PgLockRow& row) {
 
 std::optional<int64_t> PgTimestampMicros(std::string_view s) {
   // YYYY-MM-DD[ T]HH:MM:SS[.ffffff][(+|-)HH[:MM[:SS]]]
+  // Each field as ParseInt reads it (an optional '-', then digits only),
+  // digit by digit: a snapshot has half a million timestamps to read.
   auto num = [&](size_t pos, size_t len, int64_t* v) {
-    return pos + len <= s.size() && ParseInt(s.substr(pos, len), v);
+    if (pos + len > s.size()) return false;
+    const bool negative = s[pos] == '-';
+    if (negative + size_t{0} == len) return false;
+    int64_t n = 0;
+    for (size_t i = pos + negative; i < pos + len; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      n = n * 10 + (s[i] - '0');
+    }
+    *v = negative ? -n : n;
+    return true;
   };
   int64_t y, mo, d, h, mi, sec;
   if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') ||

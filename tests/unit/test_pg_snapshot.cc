@@ -181,6 +181,14 @@ TEST_CASE("timestamps as psql and as JSON write them", "[snapshot]") {
   CHECK(PgTimestampMicros("2026-12-02 03:05:39.648408-08") == 1796209539648408);
   CHECK_FALSE(PgTimestampMicros("Wed Dec 02 11:05:39.648408 2026 UTC"));
   CHECK_FALSE(PgTimestampMicros("2026-12-02 11:05:39 UTC"));
+  // Fields with something else than digits (from_chars' rules: a sign may
+  // lead, nothing else), a cut time, an offset that runs on.
+  CHECK_FALSE(PgTimestampMicros("2026-1x-02 11:05:39+00"));
+  CHECK_FALSE(PgTimestampMicros("2026-12-02 11:0 :39+00"));
+  CHECK_FALSE(PgTimestampMicros("2026-12-02 11:05:3"));
+  CHECK_FALSE(PgTimestampMicros("2026-12-02 11:05:39+0"));
+  CHECK_FALSE(PgTimestampMicros("2026-12-02 11:05:39+00:00:00:00"));
+  CHECK(PgTimestampMicros("2026-12-02 11:05:39+00:30:15") == 1796209539000000 - (30 * 60 + 15) * 1000000LL);
 }
 
 TEST_CASE("real snapshots: trees, cycle and edges, the same from csv, json and pg_locks",
