@@ -216,16 +216,16 @@ LockTarget PgLockRowTarget(const PgLockRow& row) {
     target.type = shape->type;
     target.fields.reserve(shape->columns.size());
     for (auto column : shape->columns)
-      target.fields.push_back(
-          {std::string(ColumnName(column)), std::string(row.*column), column != &PgLockRow::virtualxid});
+      target.fields.push_back({std::string(ColumnName(column)), std::string(row.*column),
+                               column != &PgLockRow::virtualxid});
     target.text = TagText(row);
   } else {
     // Keep whatever identifies it, in pg_locks column order.
     target.type = row.locktype;
     for (auto column : kAnyColumns)
       if (!(row.*column).empty())
-        target.fields.push_back(
-          {std::string(ColumnName(column)), std::string(row.*column), column != &PgLockRow::virtualxid});
+        target.fields.push_back({std::string(ColumnName(column)), std::string(row.*column),
+                                 column != &PgLockRow::virtualxid});
   }
   if (!row.relation.empty()) target.relation_name = row.relation_name;
   return target;
@@ -258,7 +258,7 @@ std::optional<int64_t> PgTimestampMicros(std::string_view s) {
   auto num = [&](size_t pos, size_t len, int64_t* v) {
     if (pos + len > s.size()) return false;
     const bool negative = s[pos] == '-';
-    if (negative + size_t{0} == len) return false;
+    if (negative && len == 1) return false;  // a sign and no digit
     int64_t n = 0;
     for (size_t i = pos + negative; i < pos + len; ++i) {
       if (s[i] < '0' || s[i] > '9') return false;
