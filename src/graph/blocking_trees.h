@@ -48,7 +48,8 @@ class TreeAndCycleShapes {
   /// A process known by its id alone (a blocker nothing else describes).
   Backend IdOnly(WaitForGraph::Vertex v) const;
   /// Describes each process by its entry in `backends` (kept by reference,
-  /// found once per process), IdOnly() when it has none.
+  /// found once per process), IdOnly() when it has none. The Describe
+  /// refers to `backends` and to these shapes: it must outlive neither.
   Describe DescribeFrom(const std::map<std::string, Backend>& backends) const;
 
   /// What is kept of each until it is filled in.
