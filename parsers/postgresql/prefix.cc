@@ -21,6 +21,18 @@ constexpr const char* kTimeS = R"((\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Za-z0-9+
 
 std::string_view View(const re2::StringPiece& p) { return {p.data(), p.size()}; }
 
+PrefixToken Of(PrefixToken::Kind kind) {
+  PrefixToken t;
+  t.kind = kind;
+  return t;
+}
+
+PrefixToken Literal(std::string text) {
+  PrefixToken t;
+  t.text = std::move(text);
+  return t;
+}
+
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
@@ -43,6 +55,50 @@ std::string_view Known(std::string_view s) {
 }  // namespace
 
 class PrefixCompiler {
+  // An escape's regex (one capture group), the field it fills (none: the
+  // group is matched, not kept) and how PrefixWalk reads it; `flag` is
+  // kTime's milliseconds, kDigits' "may be empty".
+  struct Escape {
+    char escape;
+    const char* pattern;
+    int PrefixMatcher::*slot;
+    PrefixToken::Kind kind;
+    bool flag;
+  };
+
+  static const Escape* Find(char c) {
+    using K = PrefixToken::Kind;
+    using M = PrefixMatcher;
+    static const Escape kEscapes[] = {
+        {'m', kTimeMs, &M::time_group_, K::kTime, true},
+        {'t', kTimeS, &M::time_group_, K::kTime, false},
+        {'n', R"((\d+\.\d{3}))", &M::time_group_, K::kEpoch, false},
+        {'s', kTimeS, nullptr, K::kTime, false},
+        {'p', R"((\d+))", &M::pid_group_, K::kDigits, false},
+        {'P', R"((\d*))", nullptr, K::kDigits, true},
+        {'l', R"((\d+))", &M::line_group_, K::kDigits, false},
+        // Role and database names with spaces are rare; application names
+        // with spaces are common ("PostgreSQL JDBC Driver").
+        {'u', "([^ ]*?)", &M::user_group_, K::kWord, false},
+        {'d', "([^ ]*?)", &M::db_group_, K::kWord, false},
+        {'a', "(.*?)", &M::app_group_, K::kAny, false},
+        {'h', "(.*?)", &M::host_group_, K::kAny, false},
+        {'r', "(.*?)", &M::host_group_, K::kAny, false},
+        {'L', "(.*?)", nullptr, K::kAny, false},
+        {'b', "(.*?)", &M::btype_group_, K::kAny, false},
+        {'i', "(.*?)", &M::tag_group_, K::kAny, false},
+        {'c', R"(([0-9a-f]+\.[0-9a-f]+))", &M::session_group_, K::kSession, false},
+        {'x', R"((\d+))", &M::xid_group_, K::kDigits, false},
+        {'v', R"(((?:-?\d+/\d+)?))", &M::vxid_group_, K::kVxid, false},
+        {'e', R"(([0-9A-Z]{5}))", &M::state_group_, K::kState, false},
+        {'Q', R"((-?\d+))", &M::qid_group_, K::kSignedDigits, false},
+        {'*', "(.*?)", nullptr, K::kAny, false},  // lockgraph's own: any text
+    };
+    for (const Escape& e : kEscapes)
+      if (e.escape == c) return &e;
+    return nullptr;
+  }
+
  public:
   static std::unique_ptr<PrefixMatcher> Run(std::string_view given, std::string* error) {
     std::unique_ptr<PrefixMatcher> m(new PrefixMatcher());
@@ -61,12 +117,14 @@ class PrefixCompiler {
       char c = prefix[i];
       if (c != '%' || i + 1 >= prefix.size()) {
         re += RE2::QuoteMeta(re2::StringPiece(&prefix[i], 1));
+        m->walk_.Add(Literal(std::string(1, c)));
         literal += c;
         if (after_pid) m->pid_after_ += c;
         continue;
       }
       if (prefix[i + 1] == '%') {
         re += "%";
+        m->walk_.Add(Literal("%"));
         literal += '%';
         if (after_pid) m->pid_after_ += '%';
         ++i;
@@ -86,38 +144,27 @@ class PrefixCompiler {
         ++i;
       }
       if (i >= prefix.size()) break;
-      const char* pattern = nullptr;
-      int* slot = nullptr;
-      switch (prefix[i]) {
-        case 'm': pattern = kTimeMs; slot = &m->time_group_; break;
-        case 't': pattern = kTimeS; slot = &m->time_group_; break;
-        case 'n': pattern = R"((\d+\.\d{3}))"; slot = &m->time_group_; break;
-        case 's': pattern = kTimeS; break;
-        case 'p': pattern = R"((\d+))"; slot = &m->pid_group_; break;
-        case 'P': pattern = R"((\d*))"; break;
-        case 'l': pattern = R"((\d+))"; slot = &m->line_group_; break;
-        // Role and database names with spaces are rare; application names
-        // with spaces are common ("PostgreSQL JDBC Driver").
-        case 'u': pattern = "([^ ]*?)"; slot = &m->user_group_; break;
-        case 'd': pattern = "([^ ]*?)"; slot = &m->db_group_; break;
-        case 'a': pattern = "(.*?)"; slot = &m->app_group_; break;
-        case 'h': case 'r': pattern = "(.*?)"; slot = &m->host_group_; break;
-        case 'L': pattern = "(.*?)"; break;
-        case 'b': pattern = "(.*?)"; slot = &m->btype_group_; break;
-        case 'i': pattern = "(.*?)"; slot = &m->tag_group_; break;
-        case 'c': pattern = R"(([0-9a-f]+\.[0-9a-f]+))"; slot = &m->session_group_; break;
-        case 'x': pattern = R"((\d+))"; slot = &m->xid_group_; break;
-        case 'v': pattern = R"(((?:-?\d+/\d+)?))"; slot = &m->vxid_group_; break;
-        case 'e': pattern = R"(([0-9A-Z]{5}))"; slot = &m->state_group_; break;
-        case 'Q': pattern = R"((-?\d+))"; slot = &m->qid_group_; break;
-        case '*': pattern = "(.*?)"; break;  // lockgraph's own: any text
-        case '%': re += "%"; continue;
-        case 'q': re += "(?:"; ++optional_depth; continue;
-        default: continue;  // unknown escapes print nothing (elog.c)
+      if (prefix[i] == '%') {  // a padded "%%"
+        re += "%";
+        m->walk_.Add(Literal("%"));
+        continue;
       }
+      if (prefix[i] == 'q') {
+        re += "(?:";
+        ++optional_depth;
+        m->walk_.Add(Of(PrefixToken::Kind::kOptional));
+        continue;
+      }
+      const Escape* escape = Find(prefix[i]);
+      if (!escape) continue;  // unknown escapes print nothing (elog.c)
       ++group;
-      if (slot) *slot = group;
-      re += padded ? std::string(" *") + pattern + " *" : std::string(pattern);
+      if (escape->slot) m.get()->*(escape->slot) = group;
+      re += padded ? std::string(" *") + escape->pattern + " *" : std::string(escape->pattern);
+      PrefixToken token = Of(escape->kind);
+      token.with_ms = token.may_be_empty = escape->flag;
+      token.group = group;
+      m->walk_.Add(std::move(token));
+      if (padded) m->walk_.GiveUp();  // " *X *": not walked
     }
     for (int d = 0; d < optional_depth; ++d) re += ")?";
     re += " *";
@@ -171,8 +218,9 @@ bool PrefixMatcher::Match(std::string_view line, PrefixedLine* out,
   if (const size_t start = FindLabelStart(line, &word); start != std::string_view::npos) {
     std::optional<LabelInfo> info = LookupLabel(word);
     re2::StringPiece prefix(line.data(), start);
-    if (info && prefix_re_->Match(prefix, 0, prefix.size(), RE2::ANCHOR_BOTH, groups,
-                                  ngroups_ - 1)) {
+    if (info && (walk_.Match(std::string_view(prefix.data(), prefix.size()), groups, ngroups_ - 1) ||
+                 prefix_re_->Match(prefix, 0, prefix.size(), RE2::ANCHOR_BOTH, groups,
+                                   ngroups_ - 1))) {
       std::string_view text = line.substr(start + word.size() + 3);
       std::string_view sqlstate;
       if (info->label == PartLabel::kPrimary && text.size() > 7 && text[5] == ':' &&

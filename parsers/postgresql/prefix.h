@@ -11,6 +11,7 @@
 
 #include "parsers/postgresql/label_scan.h"
 #include "parsers/postgresql/labels.h"
+#include "parsers/postgresql/prefix_walk.h"
 #include "parsers/postgresql/record_assembler.h"
 
 namespace re2 {
@@ -42,6 +43,13 @@ class PrefixMatcher {
   /// without the regex. nullopt when that cannot be done safely.
   std::optional<int64_t> QuickPid(std::string_view prefix) const;
 
+  /// The regex of the prefix alone (no label), matched ANCHOR_BOTH with
+  /// 1 + prefix_groups() submatches, and the walk tried before it: for
+  /// tests that hold the two to each other.
+  const re2::RE2& prefix_regex() const { return *prefix_re_; }
+  const PrefixWalk& walk() const { return walk_; }
+  int prefix_groups() const { return ngroups_ - 2; }
+
   const std::string& prefix() const { return prefix_; }
   bool has_pid() const { return pid_group_ > 0; }
   bool has_time() const { return time_group_ > 0; }
@@ -55,6 +63,7 @@ class PrefixMatcher {
   std::string prefix_;
   std::unique_ptr<re2::RE2> re_;         // prefix + label: the general case
   std::unique_ptr<re2::RE2> prefix_re_;  // the prefix alone, for the fast path
+  PrefixWalk walk_;  // prefix_re_'s first choices, tried before it
   std::string pid_before_, pid_after_;   // literal text around %p
   bool pid_at_start_ = false;
   int ngroups_ = 0;
