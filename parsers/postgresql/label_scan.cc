@@ -9,7 +9,6 @@ namespace lockgraph {
 namespace {
 
 constexpr size_t kNone = std::string_view::npos;
-constexpr size_t kLabelWithin = 512;  // bytes of a line searched for its label
 
 // Where the first ":  " is in `s`, or npos. A prefix is full of colons (the
 // time has two) that a memchr-based find() stops at; comparing 16 positions
@@ -61,11 +60,13 @@ size_t AfterLastWordEnd(std::string_view s) {
 size_t FindLabelStart(std::string_view line, std::string_view* word) {
   // The first "WORD:  " within the first 512 bytes; WORD runs back to a
   // space, ']', ':' or '>' (the usual ends of a prefix) or the line start.
-  const std::string_view head = line.substr(0, kLabelWithin);
-  const size_t colon = FindColonAndTwoSpaces(head);
+  return LabelStartAt(line, FindColonAndTwoSpaces(line.substr(0, kLabelSearchBytes)), word);
+}
+
+size_t LabelStartAt(std::string_view line, size_t colon, std::string_view* word) {
   if (colon == kNone || colon == 0) return kNone;
-  const size_t start = AfterLastWordEnd(head.substr(0, colon));
-  *word = head.substr(start, colon - start);
+  const size_t start = AfterLastWordEnd(line.substr(0, colon));
+  *word = line.substr(start, colon - start);
   return start;
 }
 

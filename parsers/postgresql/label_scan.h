@@ -7,10 +7,17 @@
 
 namespace lockgraph {
 
+/// The bytes at the start of a line that are searched for its label.
+inline constexpr size_t kLabelSearchBytes = 512;
+
 /// Where "WORD:  " starts in a stderr line (the label after the prefix);
 /// *word receives WORD. npos when there is none (a plain size_t: GCC
 /// returned an optional through the stack, a byte written and eight read
 /// back, a stall on every line).
 size_t FindLabelStart(std::string_view line, std::string_view* word);
+
+/// FindLabelStart when the first ":  " of the line's first 512 bytes is
+/// already known to be at `colon` (npos: none; LineMarks finds it).
+size_t LabelStartAt(std::string_view line, size_t colon, std::string_view* word);
 
 }  // namespace lockgraph

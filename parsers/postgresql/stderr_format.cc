@@ -2,7 +2,7 @@
 // on a line of its own with the full log_line_prefix, embedded newlines
 // followed by one TAB. Lines go through the PrefixMatcher, then the
 // RecordAssembler, then the PgEventBuilder.
-#include <cstring>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,12 +14,15 @@
 #include "parsers/postgresql/event_builder.h"
 #include "parsers/postgresql/label_scan.h"
 #include "parsers/postgresql/labels.h"
+#include "parsers/postgresql/line_marks.h"
 #include "parsers/postgresql/prefix.h"
 #include "parsers/postgresql/prefix_redetect.h"
 #include "parsers/postgresql/record_assembler.h"
 
 namespace lockgraph {
 namespace {
+
+constexpr size_t kUnmarked = std::string_view::npos;
 
 class StderrParser final : public LineParser, public FlushableParser, public BlockParser {
  public:
@@ -36,6 +39,12 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
         redetect_(redetect) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
+    Parse(line, line_no, kUnmarked);
+  }
+
+  /// `at`: where `line` starts in the block marks_ has scanned, or
+  /// kUnmarked (a line read alone).
+  void Parse(std::string_view line, uint64_t line_no, size_t at) {
     ++counts_.total;
     // CRLF, and the blanks an editor or a paste leaves at a line's end.
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
@@ -46,7 +55,7 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
       return;
     }
     PartLabel fast_label;
-    if (SkipFast(line, line_no, &fast_label)) {
+    if (SkipFast(line, line_no, at, &fast_label)) {
       Prefixed(fast_label);
       return;
     }
@@ -106,13 +115,12 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   size_t BlockBytes() const override { return size_t{1} << 20; }
   bool ParsesOnThreads() const override { return false; }
   size_t ParseBlock(std::string_view lines, bool /*at_end*/) override {
-    const char* p = lines.data();
-    const char* const end = p + lines.size();
-    while (p != end) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
-      if (!nl) nl = end;  // at the end of input, the last line may lack its '\n'
-      StderrParser::ParseLine(std::string_view(p, size_t(nl - p)), ++block_line_no_);
-      p = nl == end ? end : nl + 1;
+    marks_.Scan(lines);
+    for (size_t p = 0; p < lines.size();) {
+      // At the end of input, the last line may lack its '\n'.
+      const size_t nl = marks_.LineEnd(p);
+      Parse(lines.substr(p, nl - p), ++block_line_no_, p);
+      p = nl + 1;
     }
     return lines.size();
   }
@@ -192,9 +200,10 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   // interesting ones, which go the slow way). Lines it is unsure about go
   // the slow way too, where the whole prefix is checked. True when the
   // line was handled; then `label` is its label.
-  bool SkipFast(std::string_view line, uint64_t line_no, PartLabel* label) {
+  bool SkipFast(std::string_view line, uint64_t line_no, size_t at, PartLabel* label) {
     std::string_view word;
-    const size_t start = FindLabelStart(line, &word);
+    const size_t start =
+        at == kUnmarked ? FindLabelStart(line, &word) : MarkedLabelStart(line, at, &word);
     if (start == std::string_view::npos) return false;
     std::optional<LabelInfo> info = LookupLabel(word);
     if (!info) return false;
@@ -224,6 +233,13 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
     part.text = line.substr(start + word.size() + 3);
     assembler_.OnPrefixed(part, line_no);
     return true;
+  }
+
+  // FindLabelStart from the block's marks: the first ":  " of the line's
+  // first 512 bytes (its trailing blanks already cut), then the word.
+  size_t MarkedLabelStart(std::string_view line, size_t at, std::string_view* word) const {
+    const size_t colon = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
+    return LabelStartAt(line, colon == kUnmarked ? kUnmarked : colon - at, word);
   }
 
   void UseFrame(PrefixedLine* parsed) const {
@@ -265,6 +281,7 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   PartLabel last_label_ = PartLabel::kPrimary;  // of the last prefixed line
   const FrameFields* frame_ = nullptr;  // during ParseFramedLine only
   uint64_t block_line_no_ = 0;  // of the last line ParseBlock() read
+  LineMarks marks_;  // of the block ParseBlock() reads
   PrefixRedetector redetect_;  // the first lines, for a line the prefix does not fit
 };
 
