@@ -32,8 +32,6 @@ size_t FindColonAndTwoSpaces(std::string_view s) {
   return kNone;
 }
 
-bool EndsWord(char c) { return c == ' ' || c == ']' || c == ':' || c == '>'; }
-
 // Where the word that ends `s` starts: just after the last ' ', ']', ':' or
 // '>', or 0. Sixteen bytes at a time from the end: a label's word ("LOG",
 // "STATEMENT") fits in one step.
@@ -51,7 +49,7 @@ size_t AfterLastWordEnd(std::string_view s) {
   }
 #endif
   // A plain loop: find_last_of calls memchr once per byte it steps over.
-  while (end > 0 && !EndsWord(s[end - 1])) --end;
+  while (end > 0 && !IsLabelWordEnd(s[end - 1])) --end;
   return end;
 }
 

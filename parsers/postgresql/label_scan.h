@@ -10,6 +10,9 @@ namespace lockgraph {
 /// The bytes at the start of a line that are searched for its label.
 inline constexpr size_t kLabelSearchBytes = 512;
 
+/// The bytes a label's word starts after: the usual ends of a prefix.
+inline bool IsLabelWordEnd(char c) { return c == ' ' || c == ']' || c == ':' || c == '>'; }
+
 /// Where "WORD:  " starts in a stderr line (the label after the prefix);
 /// *word receives WORD. npos when there is none (a plain size_t: GCC
 /// returned an optional through the stack, a byte written and eight read

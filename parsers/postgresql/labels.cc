@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parsers/postgresql/catalog.h"
+#include "parsers/postgresql/label_scan.h"
 
 namespace lockgraph {
 namespace {
@@ -147,7 +148,27 @@ LabelInfo Row() {
   return LabelInfo{kEntries[I].label, kEntries[I].canonical};
 }
 
+// Row I of kEntries ends at `colon` in `line`, as a whole word.
+template <size_t I>
+bool EndsAt(std::string_view line, size_t colon, size_t* start) {
+  constexpr std::string_view row = kEntries[I].word;
+  if (colon < row.size() || colon > line.size()) return false;
+  const size_t from = colon - row.size();
+  if (std::memcmp(line.data() + from, row.data(), row.size()) != 0) return false;
+  if (from > 0 && !IsLabelWordEnd(line[from - 1])) return false;
+  *start = from;
+  return true;
+}
+
 }  // namespace
+
+std::optional<LabelInfo> CommonLabelBefore(std::string_view line, size_t colon, size_t* start) {
+  if (EndsAt<0>(line, colon, start)) return Row<0>();
+  if (EndsAt<1>(line, colon, start)) return Row<1>();
+  if (EndsAt<2>(line, colon, start)) return Row<2>();
+  if (EndsAt<3>(line, colon, start)) return Row<3>();
+  return std::nullopt;
+}
 
 std::optional<LabelInfo> LookupLabel(std::string_view word) {
   // The table's first four words label nearly every line of a log.

@@ -18,6 +18,13 @@ struct LabelInfo {
 /// Looks up a severity word or part label (without the colon).
 std::optional<LabelInfo> LookupLabel(std::string_view word);
 
+/// LookupLabel for the word that ends at `colon` in `line` when it is one
+/// of the four that label nearly every line (LOG, STATEMENT, DETAIL,
+/// ERROR) and starts the line or follows ' ', ']', ':' or '>', which is
+/// where FindLabelStart's word starts: *start receives where it starts.
+/// nullopt for any other word: the caller then finds and looks it up.
+std::optional<LabelInfo> CommonLabelBefore(std::string_view line, size_t colon, size_t* start);
+
 /// An RE2 alternation of every known word, longest first, already escaped.
 const std::string& LabelAlternation();
 

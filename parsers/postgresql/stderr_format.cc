@@ -202,10 +202,8 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   // line was handled; then `label` is its label.
   bool SkipFast(std::string_view line, uint64_t line_no, size_t at, PartLabel* label) {
     std::string_view word;
-    const size_t start =
-        at == kUnmarked ? FindLabelStart(line, &word) : MarkedLabelStart(line, at, &word);
-    if (start == std::string_view::npos) return false;
-    std::optional<LabelInfo> info = LookupLabel(word);
+    size_t start = kUnmarked;
+    std::optional<LabelInfo> info = FindLabel(line, at, &start, &word);
     if (!info) return false;
     // A deadlock's DETAIL goes the slow way: it may be all that is left of
     // the report (grep output), and then it opens a record of its own.
@@ -235,11 +233,27 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
     return true;
   }
 
-  // FindLabelStart from the block's marks: the first ":  " of the line's
-  // first 512 bytes (its trailing blanks already cut), then the word.
-  size_t MarkedLabelStart(std::string_view line, size_t at, std::string_view* word) const {
-    const size_t colon = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
-    return LabelStartAt(line, colon == kUnmarked ? kUnmarked : colon - at, word);
+  // The line's label (FindLabelStart's word, looked up), where it starts
+  // and its word. With the block's marks, the first ":  " of the line's
+  // first 512 bytes (its trailing blanks already cut) is known, and the
+  // four common words are tried in place first.
+  std::optional<LabelInfo> FindLabel(std::string_view line, size_t at, size_t* start,
+                                     std::string_view* word) const {
+    if (at == kUnmarked) {
+      *start = FindLabelStart(line, word);
+      if (*start == kUnmarked) return std::nullopt;
+      return LookupLabel(*word);
+    }
+    const size_t mark = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
+    if (mark == kUnmarked || mark == at) return std::nullopt;
+    const size_t colon = mark - at;
+    if (std::optional<LabelInfo> info = CommonLabelBefore(line, colon, start)) {
+      *word = line.substr(*start, colon - *start);
+      return info;
+    }
+    *start = LabelStartAt(line, colon, word);
+    if (*start == kUnmarked) return std::nullopt;
+    return LookupLabel(*word);
   }
 
   void UseFrame(PrefixedLine* parsed) const {

@@ -2,7 +2,8 @@
 // label marks a byte-by-byte search gives, with each of its instruction
 // sets, on blocks of every length from 0 to 300 bytes and on random text
 // made of the bytes it looks for ('\n', ':', ' ') and others, including
-// marks that straddle two 64-byte words and the block's end.
+// marks that straddle two 64-byte words and the block's end. And
+// CommonLabelBefore answers as LabelStartAt and LookupLabel do.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -10,6 +11,7 @@
 #include <string_view>
 
 #include "parsers/postgresql/label_scan.h"
+#include "parsers/postgresql/labels.h"
 #include "parsers/postgresql/line_marks.h"
 
 using namespace lockgraph;
@@ -83,4 +85,29 @@ TEST_CASE("LineMarks and LabelStartAt give FindLabelStart's answer on real lines
     if (want != kNone) CHECK(word == want_word);
     p = nl + 1;
   }
+}
+
+TEST_CASE("CommonLabelBefore answers as LabelStartAt and LookupLabel, wherever the colon is",
+          "[stderr-blocks]") {
+  size_t answered = 0;
+  for (std::string_view line :
+       {"2026-11-29 08:09:34.001 UTC [10045] shop_app@shop/checkout-worker LOG:  duration: 0.3 ms",
+        "2026-11-29 08:09:34.007 UTC [10036] u@d/a STATEMENT:  INSERT INTO t VALUES (1)",
+        "[1]:>DETAIL:  Process 1 waits", "LOG:  x", "ERROR:  y", "xLOG:  x", "]ERROR:  x",
+        "LOG", "DETAIL", ":LOG", ">STATEMENT", "u@d/a ERRORS:  x", "a ERROR", " LOGLOG:  "}) {
+    for (size_t colon = 0; colon <= line.size(); ++colon) {
+      size_t start = 99;
+      const std::optional<LabelInfo> common = CommonLabelBefore(line, colon, &start);
+      if (!common) continue;
+      ++answered;
+      std::string_view word;
+      INFO(line << " | colon " << colon);
+      REQUIRE(LabelStartAt(line, colon, &word) == start);
+      const std::optional<LabelInfo> looked_up = LookupLabel(word);
+      REQUIRE(looked_up);
+      CHECK(looked_up->label == common->label);
+      CHECK(looked_up->canonical == common->canonical);
+    }
+  }
+  CHECK(answered == 13);  // counted by hand: every line but "xLOG:  x" once
 }
