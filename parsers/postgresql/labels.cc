@@ -144,7 +144,7 @@ bool IsRow(std::string_view word) {
 }
 
 template <size_t I>
-LabelInfo Row() {
+constexpr LabelInfo Row() {
   return LabelInfo{kEntries[I].label, kEntries[I].canonical};
 }
 
@@ -162,12 +162,13 @@ bool EndsAt(std::string_view line, size_t colon, size_t* start) {
 
 }  // namespace
 
-std::optional<LabelInfo> CommonLabelBefore(std::string_view line, size_t colon, size_t* start) {
-  if (EndsAt<0>(line, colon, start)) return Row<0>();
-  if (EndsAt<1>(line, colon, start)) return Row<1>();
-  if (EndsAt<2>(line, colon, start)) return Row<2>();
-  if (EndsAt<3>(line, colon, start)) return Row<3>();
-  return std::nullopt;
+const LabelInfo* CommonLabelBefore(std::string_view line, size_t colon, size_t* start) {
+  static constexpr LabelInfo kCommon[] = {Row<0>(), Row<1>(), Row<2>(), Row<3>()};
+  if (EndsAt<0>(line, colon, start)) return &kCommon[0];
+  if (EndsAt<1>(line, colon, start)) return &kCommon[1];
+  if (EndsAt<2>(line, colon, start)) return &kCommon[2];
+  if (EndsAt<3>(line, colon, start)) return &kCommon[3];
+  return nullptr;
 }
 
 std::optional<LabelInfo> LookupLabel(std::string_view word) {

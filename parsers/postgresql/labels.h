@@ -22,8 +22,11 @@ std::optional<LabelInfo> LookupLabel(std::string_view word);
 /// of the four that label nearly every line (LOG, STATEMENT, DETAIL,
 /// ERROR) and starts the line or follows ' ', ']', ':' or '>', which is
 /// where FindLabelStart's word starts: *start receives where it starts.
-/// nullopt for any other word: the caller then finds and looks it up.
-std::optional<LabelInfo> CommonLabelBefore(std::string_view line, size_t colon, size_t* start);
+/// Null for any other word: the caller then finds and looks it up. (A
+/// pointer to a constant, not an optional: GCC returned the optional
+/// through the stack, and the caller's 16-byte load of it waited for the
+/// callee's two 8-byte stores on every line.)
+const LabelInfo* CommonLabelBefore(std::string_view line, size_t colon, size_t* start);
 
 /// An RE2 alternation of every known word, longest first, already escaped.
 const std::string& LabelAlternation();

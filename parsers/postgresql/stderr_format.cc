@@ -247,9 +247,9 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
     const size_t mark = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
     if (mark == kUnmarked || mark == at) return std::nullopt;
     const size_t colon = mark - at;
-    if (std::optional<LabelInfo> info = CommonLabelBefore(line, colon, start)) {
+    if (const LabelInfo* info = CommonLabelBefore(line, colon, start)) {
       *word = line.substr(*start, colon - *start);
-      return info;
+      return *info;
     }
     *start = LabelStartAt(line, colon, word);
     if (*start == kUnmarked) return std::nullopt;

@@ -97,7 +97,7 @@ TEST_CASE("CommonLabelBefore answers as LabelStartAt and LookupLabel, wherever t
         "LOG", "DETAIL", ":LOG", ">STATEMENT", "u@d/a ERRORS:  x", "a ERROR", " LOGLOG:  "}) {
     for (size_t colon = 0; colon <= line.size(); ++colon) {
       size_t start = 99;
-      const std::optional<LabelInfo> common = CommonLabelBefore(line, colon, &start);
+      const LabelInfo* common = CommonLabelBefore(line, colon, &start);
       if (!common) continue;
       ++answered;
       std::string_view word;
