@@ -43,8 +43,9 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   }
 
   /// `at`: where `line` starts in the block marks_ has scanned, or
-  /// kUnmarked (a line read alone).
-  void Parse(std::string_view line, uint64_t line_no, size_t at) {
+  /// kUnmarked (a line read alone). Inlined into ParseBlock's loop: the
+  /// call and its frame cost about 20 instructions a line.
+  [[gnu::always_inline]] void Parse(std::string_view line, uint64_t line_no, size_t at) {
     ++counts_.total;
     // CRLF, and the blanks an editor or a paste leaves at a line's end.
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
