@@ -5,6 +5,9 @@
 
 #include <re2/stringpiece.h>
 
+#include <cstdint>
+#include <cstring>
+
 namespace lockgraph {
 namespace {
 
@@ -23,12 +26,25 @@ size_t RunOf(std::string_view text, size_t from, Pred pred) {
   return end - from;
 }
 
+bool IsAscii(std::string_view text) {
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t eight;
+    std::memcpy(&eight, text.data() + i, 8);
+    if (eight & 0x8080808080808080u) return false;
+  }
+  for (; i < text.size(); ++i)
+    if (static_cast<unsigned char>(text[i]) >= 0x80) return false;
+  return true;
+}
+
 // What %m and %t print before the zone: 'd' is a digit.
 constexpr std::string_view kTimeShape = "dddd-dd-dd dd:dd:dd.ddd";
 
 }  // namespace
 
 void PrefixWalk::Add(PrefixToken token) {
+  if (token.kind == PrefixToken::Kind::kLiteral && token.text.empty()) return;
   if (token.kind == PrefixToken::Kind::kLiteral && !tokens_.empty() &&
       tokens_.back().kind == PrefixToken::Kind::kLiteral) {
     tokens_.back().text += token.text;
@@ -52,8 +68,7 @@ bool PrefixWalk::Match(std::string_view text, re2::StringPiece* groups, int ngro
   if (!usable_) return false;
   // RE2 reads UTF-8 by characters ('.' never matches a broken sequence):
   // only ASCII is walked here.
-  for (char c : text)
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  if (!IsAscii(text)) return false;
   size_t pos = 0;
   for (size_t i = 0; i < tokens_.size(); ++i) {
     const PrefixToken& t = tokens_[i];
@@ -75,7 +90,9 @@ bool PrefixWalk::Step(const PrefixToken& t, const Next& next, std::string_view t
   // end must be only blanks; an escape or %q is not checked here.
   auto fits = [&](size_t at) {
     switch (next.kind) {
-      case Next::Kind::kLiteral: return text.substr(at).substr(0, next.literal.size()) == next.literal;
+      case Next::Kind::kLiteral:
+        return at < text.size() && text[at] == next.literal[0] &&
+               text.substr(at).starts_with(next.literal);
       case Next::Kind::kEnd: return text.find_first_not_of(' ', at) == std::string_view::npos;
       case Next::Kind::kAnything: break;
     }
@@ -162,8 +179,16 @@ bool PrefixWalk::Step(const PrefixToken& t, const Next& next, std::string_view t
         if (!IsStateChar(text[p + i])) return false;
       *pos = p + 5;
       return true;
-    case Kind::kWord:
-      return shortest_first(RunOf(text, p, [](char c) { return c != ' '; }));
+    case Kind::kWord: {
+      const size_t run = RunOf(text, p, [](char c) { return c != ' '; });
+      if (next.kind == Next::Kind::kLiteral) {  // its first place, if within the run
+        const size_t at = text.find(next.literal, p);
+        if (at == std::string_view::npos || at > p + run) return false;
+        *pos = at;
+        return true;
+      }
+      return shortest_first(run);
+    }
     case Kind::kAny:
       if (next.kind == Next::Kind::kLiteral) {
         const size_t at = text.find(next.literal, p);
