@@ -49,6 +49,18 @@ struct LockWaitMessage {
 };
 std::optional<LockWaitMessage> ParseLockWaitMessage(std::string_view message);
 
+/// The parts of an English timed lock-wait message, ParseLockWaitMessage's
+/// first reading: what FullMatch of
+///   process (\d+) (VERB) (\S+) on (.+?)(?: by rearranging queue order)?
+///   after (\d+)\.(\d+) ms(?: at character \d+)?
+/// captures, found in two: the head anchored at the start, the tail at its
+/// leftmost start after the tag's first byte, anchored at the end; the lazy
+/// tag is what lies between (without a '\n'). Views into `message`.
+struct TimedWaitParts {
+  std::string_view pid, verb, mode, tag, ms, frac;
+};
+std::optional<TimedWaitParts> MatchTimedWait(std::string_view message);
+
 /// "Process(es) holding the lock: 1, 2. Wait queue: 3, 4." (never translated).
 struct HolderList {
   std::vector<int64_t> holders;
