@@ -1,9 +1,10 @@
-// See line_marks.h. Each 64-byte word gives three masks (newlines, colons,
-// spaces); a label mark is a colon with a space one and two bytes on, so
-// it needs the next word's spaces. AVX-512 or AVX2 where the processor has
-// them, SSE2 (every x86-64) otherwise, a byte loop elsewhere.
+// See line_marks.h. Each 64-byte word gives two masks in one pass: its
+// newlines, and its label marks (a colon with a space one and two bytes on,
+// read with loads one and two bytes further). AVX-512 or AVX2 where the
+// processor has them, SSE2 (every x86-64) otherwise, a byte loop elsewhere.
 #include "parsers/postgresql/line_marks.h"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__x86_64__)
@@ -13,66 +14,84 @@
 namespace lockgraph {
 namespace {
 
-struct WordMasks {
-  uint64_t newline, colon, space;
-};
+// Each function marks `words` words from `p`, reading two bytes past the
+// last: newline[w], and label[w] (a ':' with a space one and two bytes on).
 
 #if !defined(__x86_64__)
-WordMasks MasksPlain(const char* p) {
-  WordMasks m{0, 0, 0};
-  for (unsigned i = 0; i < 64; ++i) {
-    m.newline |= uint64_t(p[i] == '\n') << i;
-    m.colon |= uint64_t(p[i] == ':') << i;
-    m.space |= uint64_t(p[i] == ' ') << i;
+void MarkPlain(const char* p, size_t words, uint64_t* newline, uint64_t* label) {
+  for (size_t w = 0; w < words; ++w, p += 64) {
+    uint64_t nl = 0, mark = 0;
+    for (unsigned i = 0; i < 64; ++i) {
+      nl |= uint64_t(p[i] == '\n') << i;
+      mark |= uint64_t(p[i] == ':' && p[i + 1] == ' ' && p[i + 2] == ' ') << i;
+    }
+    newline[w] = nl;
+    label[w] = mark;
   }
-  return m;
 }
 #endif
 
 #if defined(__x86_64__)
-uint64_t Bits16(__m128i a, __m128i b, __m128i c, __m128i d, __m128i want) {
-  return uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(a, want)))) |
-         uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(b, want)))) << 16 |
-         uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(c, want)))) << 32 |
-         uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(d, want)))) << 48;
+// One 16-byte quarter: its newlines and label marks, as 16 bits each.
+void Quarter16(const char* p, unsigned* nl, unsigned* mark) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i one = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+  const __m128i two = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2));
+  const __m128i space = _mm_set1_epi8(' ');
+  *nl = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+  *mark = unsigned(_mm_movemask_epi8(
+      _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
+                    _mm_and_si128(_mm_cmpeq_epi8(one, space), _mm_cmpeq_epi8(two, space)))));
 }
 
-WordMasks MasksSse2(const char* p) {
-  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
-  const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32));
-  const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48));
-  return {Bits16(a, b, c, d, _mm_set1_epi8('\n')), Bits16(a, b, c, d, _mm_set1_epi8(':')),
-          Bits16(a, b, c, d, _mm_set1_epi8(' '))};
-}
-
-__attribute__((target("avx2"))) uint64_t Bits32(__m256i lo, __m256i hi, char c) {
-  const __m256i want = _mm256_set1_epi8(c);
-  return uint64_t(unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, want)))) |
-         uint64_t(unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, want)))) << 32;
-}
-
-__attribute__((target("avx2"))) void ScanAvx2(const char* p, size_t words, uint64_t* newline,
-                                               uint64_t* colon, uint64_t* space) {
+void MarkSse2(const char* p, size_t words, uint64_t* newline, uint64_t* label) {
   for (size_t w = 0; w < words; ++w, p += 64) {
-    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-    newline[w] = Bits32(lo, hi, '\n');
-    colon[w] = Bits32(lo, hi, ':');
-    space[w] = Bits32(lo, hi, ' ');
+    uint64_t nl = 0, mark = 0;
+    for (unsigned q = 0; q < 4; ++q) {
+      unsigned n, m;
+      Quarter16(p + 16 * q, &n, &m);
+      nl |= uint64_t(n) << (16 * q);
+      mark |= uint64_t(m) << (16 * q);
+    }
+    newline[w] = nl;
+    label[w] = mark;
   }
 }
 
-__attribute__((target("avx512bw"))) void ScanAvx512(const char* p, size_t words,
-                                                     uint64_t* newline, uint64_t* colon,
-                                                     uint64_t* space) {
-  const __m512i nl = _mm512_set1_epi8('\n'), co = _mm512_set1_epi8(':'),
-                sp = _mm512_set1_epi8(' ');
+// One 32-byte half: its newlines and label marks, as 32 bits each.
+__attribute__((target("avx2"))) void Half32(const char* p, unsigned* nl, unsigned* mark) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i one = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+  const __m256i two = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2));
+  const __m256i space = _mm256_set1_epi8(' ');
+  *nl = unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))));
+  *mark = unsigned(_mm256_movemask_epi8(
+      _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')),
+                       _mm256_and_si256(_mm256_cmpeq_epi8(one, space),
+                                        _mm256_cmpeq_epi8(two, space)))));
+}
+
+__attribute__((target("avx2"))) void MarkAvx2(const char* p, size_t words, uint64_t* newline,
+                                               uint64_t* label) {
+  for (size_t w = 0; w < words; ++w, p += 64) {
+    unsigned n_lo, m_lo, n_hi, m_hi;
+    Half32(p, &n_lo, &m_lo);
+    Half32(p + 32, &n_hi, &m_hi);
+    newline[w] = uint64_t(n_lo) | uint64_t(n_hi) << 32;
+    label[w] = uint64_t(m_lo) | uint64_t(m_hi) << 32;
+  }
+}
+
+__attribute__((target("avx512bw"))) void MarkAvx512(const char* p, size_t words,
+                                                     uint64_t* newline, uint64_t* label) {
+  const __m512i nl = _mm512_set1_epi8('\n'), colon = _mm512_set1_epi8(':'),
+                space = _mm512_set1_epi8(' ');
   for (size_t w = 0; w < words; ++w, p += 64) {
     const __m512i v = _mm512_loadu_si512(p);
     newline[w] = _mm512_cmpeq_epi8_mask(v, nl);
-    colon[w] = _mm512_cmpeq_epi8_mask(v, co);
-    space[w] = _mm512_cmpeq_epi8_mask(v, sp);
+    __mmask64 mark = _mm512_cmpeq_epi8_mask(v, colon);
+    mark = _mm512_mask_cmpeq_epi8_mask(mark, _mm512_loadu_si512(p + 1), space);
+    label[w] = _mm512_mask_cmpeq_epi8_mask(mark, _mm512_loadu_si512(p + 2), space);
   }
 }
 
@@ -87,48 +106,36 @@ bool HasAvx2() {
 }
 #endif
 
-// The masks of `words` whole words from `p`, with `simd` at most.
-void ScanWords(LineMarks::Simd simd, const char* p, size_t words, uint64_t* newline,
-               uint64_t* colon, uint64_t* space) {
+// `words` words from `p` (two bytes past them readable), with `simd` at most.
+void MarkWords(LineMarks::Simd simd, const char* p, size_t words, uint64_t* newline,
+               uint64_t* label) {
   using Simd = LineMarks::Simd;
 #if defined(__x86_64__)
   if ((simd == Simd::kBest || simd == Simd::kAvx512) && HasAvx512())
-    return ScanAvx512(p, words, newline, colon, space);
-  if (simd != Simd::kSse2 && HasAvx2()) return ScanAvx2(p, words, newline, colon, space);
+    return MarkAvx512(p, words, newline, label);
+  if (simd != Simd::kSse2 && HasAvx2()) return MarkAvx2(p, words, newline, label);
+  MarkSse2(p, words, newline, label);
 #else
   (void)simd;
+  MarkPlain(p, words, newline, label);
 #endif
-  for (size_t w = 0; w < words; ++w, p += 64) {
-#if defined(__x86_64__)
-    const WordMasks m = MasksSse2(p);
-#else
-    const WordMasks m = MasksPlain(p);
-#endif
-    newline[w] = m.newline;
-    colon[w] = m.colon;
-    space[w] = m.space;
-  }
 }
 
 }  // namespace
 
 void LineMarks::Scan(std::string_view block) {
   size_ = block.size();
-  const size_t whole = block.size() / 64;
-  const size_t words = whole + 1;  // the last one partial (or empty)
+  const size_t words = block.size() / 64 + 1;  // the last one partial (or empty)
   newline_.resize(words);
-  label_.resize(words);  // the colons first, turned into label marks below
-  space_.resize(words + 1);
-  ScanWords(simd_, block.data(), whole, newline_.data(), label_.data(), space_.data());
-  char tail[64] = {};  // zeros: none of the bytes looked for
-  std::memcpy(tail, block.data() + whole * 64, block.size() - whole * 64);
-  ScanWords(simd_, tail, 1, &newline_[whole], &label_[whole], &space_[whole]);
-  space_[words] = 0;
-  for (size_t w = 0; w < words; ++w) {
-    const uint64_t one_on = (space_[w] >> 1) | (space_[w + 1] << 63);
-    const uint64_t two_on = (space_[w] >> 2) | (space_[w + 1] << 62);
-    label_[w] &= one_on & two_on;
-  }
+  label_.resize(words);
+  // The words whose 64 bytes and two more lie in the block are read in
+  // place; the last two or three from a copy padded with zeros (none of the
+  // bytes looked for: no mark runs past the block's end).
+  const size_t direct = block.size() >= 66 ? std::min(words, (block.size() - 66) / 64 + 1) : 0;
+  MarkWords(simd_, block.data(), direct, newline_.data(), label_.data());
+  char rest[4 * 64 + 2] = {};
+  std::memcpy(rest, block.data() + direct * 64, block.size() - direct * 64);
+  MarkWords(simd_, rest, words - direct, &newline_[direct], &label_[direct]);
 }
 
 }  // namespace lockgraph

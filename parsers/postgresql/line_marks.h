@@ -57,7 +57,6 @@ class LineMarks {
   size_t size_ = 0;
   std::vector<uint64_t> newline_;   // bit i of word w: byte 64w+i is '\n'
   std::vector<uint64_t> label_;     // bit i of word w: ":  " starts at 64w+i
-  std::vector<uint64_t> space_;     // Scan's spaces, one word past the end
 };
 
 }  // namespace lockgraph
