@@ -1,16 +1,18 @@
 // Durations as the reports print them: "1534.4 ms".
 #pragma once
 
-#include <cstdio>
 #include <string>
+
+#include "text/number_text.h"
 
 namespace lockgraph {
 
-/// `ms` with one decimal and its unit: "690.9 ms".
+/// `ms` with one decimal and its unit: "690.9 ms" (printf's "%.1f ms").
 inline std::string Ms(double ms) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  return buf;
+  std::string out;
+  AppendFixed(&out, ms, 1);
+  out += " ms";
+  return out;
 }
 
 }  // namespace lockgraph
