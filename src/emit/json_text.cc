@@ -7,6 +7,10 @@
 #include <charconv>
 #include <cmath>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lockgraph {
 
 using json = nlohmann::ordered_json;
@@ -65,14 +69,40 @@ struct PlainBytes {
 };
 constexpr PlainBytes kPlain;
 
+// Whether every byte of `s` is plain, and whether every byte is ASCII.
+// Sixteen bytes a step where SSE2 is: every string of every event passes
+// here, about 3 KB an event in json.
+void Classify(std::string_view s, bool* plain, bool* ascii) {
+  size_t i = 0;
+  unsigned bad = 0, high = 0;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7f),
+                quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    // Signed: bytes from 0x80 are below ' ' too, so neither plain nor ASCII.
+    const __m128i not_plain =
+        _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    bad |= unsigned(_mm_movemask_epi8(not_plain));
+    high |= unsigned(_mm_movemask_epi8(v));
+  }
+#endif
+  bool p = bad == 0, a = high == 0;
+  for (; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    p &= kPlain.plain[c];
+    a &= c < 0x80;
+  }
+  *plain = p;
+  *ascii = a;
+}
+
 }  // namespace
 
 void JsonText::Escaped(std::string_view s) {
-  bool plain = true, ascii = true;
-  for (unsigned char c : s) {
-    plain &= kPlain.plain[c];
-    ascii &= c < 0x80;
-  }
+  bool plain, ascii;
+  Classify(s, &plain, &ascii);
   if (plain) {
     out_->push_back('"');
     out_->append(s);

@@ -54,6 +54,19 @@ TEST_CASE("JsonText lays out every kind of value as nlohmann's dump does", "[jso
   CHECK(Written(json::array(), -1, 0) == "[]");
 }
 
+TEST_CASE("JsonText: every byte at every place of a string 16 bytes a step reads", "[json]") {
+  // Escaped() classifies 16 bytes at a time: each byte value at each place
+  // of strings of 15 to 49 bytes, so that it falls in a step and in the tail.
+  for (size_t size : {15u, 16u, 17u, 31u, 32u, 33u, 49u})
+    for (int c = 1; c < 0x100; ++c)
+      for (size_t at = 0; at < size; at += (size > 20 ? 7 : 1)) {
+        std::string s(size, 'a');
+        s[at] = char(c);
+        INFO("size " << size << ", byte " << c << " at " << at);
+        REQUIRE(Written(json(s), -1, 0) == DumpJson(json(s), -1));
+      }
+}
+
 TEST_CASE("EventJsonText is DumpJsonAt(EventToJson) for snapshot events and others", "[json]") {
   const std::string samples = std::string(LOCKGRAPH_SAMPLES_DIR) + "/postgresql/";
   const std::string golden = std::string(LOCKGRAPH_SAMPLES_DIR) + "/../tests/golden/";
