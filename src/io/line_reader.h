@@ -1,8 +1,10 @@
 // Streams the lines of a file, a compressed file (gzip, bzip2, xz, zstd) or
-// stdin ("-") with large read() buffers (3x faster than mmap on these
-// machines for a 1 GiB log). Compression is recognised by its magic bytes,
-// not the name (io/decoder.h). Memory: the buffer grows only to the longest
-// line.
+// stdin ("-") with large read() buffers: the same code for a file and a
+// pipe, and no SIGBUS when a file is cut while it is read (mmap windows
+// were faster for a bare newline count on 2026-12-06, not 3x slower as
+// first measured: docs/performance.md, "read() and mmap"). Compression is
+// recognised by its magic bytes, not the name (io/decoder.h). Memory: the
+// buffer grows only to the longest line.
 #pragma once
 
 #include <cstdint>
