@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +22,8 @@ class StringPiece;
 
 namespace lockgraph {
 
-/// Immutable after Compile(); safe to share between threads. Movable.
+/// Immutable after Compile() but for its general regex, compiled once on
+/// first use under std::call_once; safe to share between threads.
 class PrefixMatcher {
  public:
   /// Compiles `log_line_prefix` (e.g. "%m [%p] %q%u@%d "). Returns nullptr
@@ -61,7 +63,14 @@ class PrefixMatcher {
             SessionInfo* session) const;
 
   std::string prefix_;
-  std::unique_ptr<re2::RE2> re_;         // prefix + label: the general case
+  // Prefix + label, the general case: compiled on first use (FullRegex).
+  struct LazyRegex {
+    std::once_flag once;
+    std::string pattern;
+    std::unique_ptr<re2::RE2> re;
+  };
+  const re2::RE2& FullRegex() const;
+  std::unique_ptr<LazyRegex> full_;
   std::unique_ptr<re2::RE2> prefix_re_;  // the prefix alone, for the fast path
   PrefixWalk walk_;  // prefix_re_'s first choices, tried before it
   std::string pid_before_, pid_after_;   // literal text around %p
