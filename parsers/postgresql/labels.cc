@@ -164,10 +164,17 @@ bool EndsAt(std::string_view line, size_t colon, size_t* start) {
 
 const LabelInfo* CommonLabelBefore(std::string_view line, size_t colon, size_t* start) {
   static constexpr LabelInfo kCommon[] = {Row<0>(), Row<1>(), Row<2>(), Row<3>()};
-  if (EndsAt<0>(line, colon, start)) return &kCommon[0];
-  if (EndsAt<1>(line, colon, start)) return &kCommon[1];
-  if (EndsAt<2>(line, colon, start)) return &kCommon[2];
-  if (EndsAt<3>(line, colon, start)) return &kCommon[3];
+  static_assert(kEntries[0].word.back() == 'G' && kEntries[1].word.back() == 'T' &&
+                kEntries[2].word.back() == 'L' && kEntries[3].word.back() == 'R');
+  // The four words end in four different letters: one compare picks the
+  // only row that can end at the colon.
+  if (colon == 0 || colon > line.size()) return nullptr;
+  switch (line[colon - 1]) {
+    case 'G': return EndsAt<0>(line, colon, start) ? &kCommon[0] : nullptr;
+    case 'T': return EndsAt<1>(line, colon, start) ? &kCommon[1] : nullptr;
+    case 'L': return EndsAt<2>(line, colon, start) ? &kCommon[2] : nullptr;
+    case 'R': return EndsAt<3>(line, colon, start) ? &kCommon[3] : nullptr;
+  }
   return nullptr;
 }
 
