@@ -155,28 +155,42 @@ class PrefixCompiler {
         ++i;
       }
       if (i >= prefix.size()) break;
-      if (prefix[i] == '%') {  // a padded "%%"
-        re += "%";
-        m->walk_.Add(Literal("%"));
-        continue;
-      }
-      if (prefix[i] == 'q') {
-        re += "(?:";
-        ++optional_depth;
-        m->walk_.Add(Of(PrefixToken::Kind::kOptional));
-        continue;
-      }
-      const Escape* escape = Find(prefix[i]);
-      if (!escape) continue;  // unknown escapes print nothing (elog.c)
-      ++group;
-      if (escape->slot) m.get()->*(escape->slot) = group;
-      re += padded ? std::string(" *") + escape->pattern + " *" : std::string(escape->pattern);
-      PrefixToken token = Of(escape->kind);
-      token.with_ms = token.may_be_empty = escape->flag;
-      token.group = group;
-      m->walk_.Add(std::move(token));
-      if (padded) m->walk_.GiveUp();  // " *X *": not walked
+      AddEscape(m.get(), prefix[i], padded, &re, &group, &optional_depth);
     }
+    return Finish(std::move(m), std::move(re), group, optional_depth, error);
+  }
+
+ private:
+  // The escape `c` (after its width, if any) into the regex and the walk.
+  static void AddEscape(PrefixMatcher* m, char c, bool padded, std::string* re, int* group,
+                        int* optional_depth) {
+    if (c == '%') {  // a padded "%%"
+      *re += "%";
+      m->walk_.Add(Literal("%"));
+      return;
+    }
+    if (c == 'q') {
+      *re += "(?:";
+      ++*optional_depth;
+      m->walk_.Add(Of(PrefixToken::Kind::kOptional));
+      return;
+    }
+    const Escape* escape = Find(c);
+    if (!escape) return;  // unknown escapes print nothing (elog.c)
+    ++*group;
+    if (escape->slot) m->*(escape->slot) = *group;
+    *re += padded ? std::string(" *") + escape->pattern + " *" : std::string(escape->pattern);
+    PrefixToken token = Of(escape->kind);
+    token.with_ms = token.may_be_empty = escape->flag;
+    token.group = *group;
+    m->walk_.Add(std::move(token));
+    if (padded) m->walk_.GiveUp();  // " *X *": not walked
+  }
+
+  // Closes the %q groups, adds the label, and compiles the prefix's regex.
+  static std::unique_ptr<PrefixMatcher> Finish(std::unique_ptr<PrefixMatcher> m, std::string re,
+                                               int group, int optional_depth,
+                                               std::string* error) {
     for (int d = 0; d < optional_depth; ++d) re += ")?";
     re += " *";
     const std::string prefix_only = re.substr(1);  // without "^": matched whole

@@ -58,13 +58,13 @@ class PrefixWalk {
   /// match only RE2 can find); *groups is then unspecified.
   bool Match(std::string_view text, re2::StringPiece* groups, int ngroups) const;
 
+  /// What the token after a step demands of the text right after it (a
+  /// literal, the end, or nothing checked); defined in prefix_walk.cc.
+  struct Next;
+
  private:
-  // What the token after tokens_[i] demands of the text right after it.
-  struct Next {
-    enum class Kind { kAnything, kLiteral, kEnd } kind = Kind::kAnything;
-    std::string_view literal;
-  };
   Next NextOf(size_t i) const;
+  /// Moves *pos past token `t` by its first choice that `next` accepts.
   bool Step(const PrefixToken& t, const Next& next, std::string_view text, size_t* pos) const;
 
   std::vector<PrefixToken> tokens_;
