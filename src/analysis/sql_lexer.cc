@@ -2,13 +2,18 @@
 // telling literals from identifiers; everything else is a symbol.
 #include "analysis/sql_lexer.h"
 
-#include <cctype>
-
 namespace lockgraph {
 namespace {
 
-bool IsIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
-bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || std::isdigit(c) || c == '$'; }
+// <cctype>'s classes in the "C" locale, the only one lockgraph runs in (it
+// never calls setlocale), without a call per byte: every statement of
+// every event is lexed.
+bool IsAsciiDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool IsAsciiAlpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+bool IsAsciiSpace(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool IsAsciiHex(unsigned char c) { return IsAsciiDigit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+bool IsIdentStart(unsigned char c) { return IsAsciiAlpha(c) || c == '_' || c >= 0x80; }
+bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || IsAsciiDigit(c) || c == '$'; }
 
 class Lexer {
  public:
@@ -16,6 +21,7 @@ class Lexer {
 
   std::vector<SqlToken> Run() {
     std::vector<SqlToken> out;
+    out.reserve(s_.size() / 4 + 1);
     while (SkipSpaceAndComments()) {
       size_t begin = i_;
       out.push_back(Next());
@@ -30,7 +36,7 @@ class Lexer {
     for (;;) {
       if (i_ >= s_.size()) return false;
       unsigned char c = s_[i_];
-      if (std::isspace(c)) {
+      if (IsAsciiSpace(c)) {
         ++i_;
       } else if (s_.compare(i_, 2, "--") == 0) {
         size_t nl = s_.find('\n', i_);
@@ -69,7 +75,7 @@ class Lexer {
     if (c == '\'') return Quoted('\'', SqlToken::Kind::kString);
     if (c == '"') return Quoted('"', SqlToken::Kind::kQuoted);
     if (c == '$') return Dollar();
-    if (std::isdigit(c) || (c == '.' && i_ + 1 < s_.size() && std::isdigit(s_[i_ + 1])))
+    if (IsAsciiDigit(c) || (c == '.' && i_ + 1 < s_.size() && IsAsciiDigit(s_[i_ + 1])))
       return Number();
     if (IsIdentStart(c)) return Word();
     return Symbol();
@@ -98,7 +104,7 @@ class Lexer {
   // $1 (a parameter), or $tag$...$tag$ / $$...$$ (a dollar-quoted string).
   SqlToken Dollar() {
     size_t j = i_ + 1;
-    while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j]))) ++j;
+    while (j < s_.size() && IsAsciiDigit(s_[j])) ++j;
     if (j > i_ + 1) {
       SqlToken t{SqlToken::Kind::kParam, std::string(s_.substr(i_, j - i_))};
       i_ = j;
@@ -127,17 +133,16 @@ class Lexer {
     size_t j = i_;
     if (s_.compare(i_, 2, "0x") == 0 || s_.compare(i_, 2, "0X") == 0) {
       j += 2;
-      while (j < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[j]))) ++j;
+      while (j < s_.size() && IsAsciiHex(s_[j])) ++j;
     } else {
-      while (j < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[j])) || s_[j] == '.' ||
-                               s_[j] == '_'))
+      while (j < s_.size() && (IsAsciiDigit(s_[j]) || s_[j] == '.' || s_[j] == '_'))
         ++j;
       if (j < s_.size() && (s_[j] == 'e' || s_[j] == 'E')) {
         size_t k = j + 1;
         if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
-        if (k < s_.size() && std::isdigit(static_cast<unsigned char>(s_[k]))) {
+        if (k < s_.size() && IsAsciiDigit(s_[k])) {
           j = k;
-          while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j]))) ++j;
+          while (j < s_.size() && IsAsciiDigit(s_[j])) ++j;
         }
       }
     }
@@ -160,7 +165,10 @@ class Lexer {
   // character is a symbol of its own.
   SqlToken Symbol() {
     static constexpr std::string_view kPairs[] = {"::", "<=", ">=", "<>", "!=", "||", "->"};
+    const char c = s_[i_];
+    const bool may_pair = c == ':' || c == '<' || c == '>' || c == '!' || c == '|' || c == '-';
     for (std::string_view p : kPairs) {
+      if (!may_pair) break;
       if (s_.compare(i_, 2, p) == 0) {
         i_ += 2;
         return {SqlToken::Kind::kSymbol, std::string(p)};
