@@ -88,6 +88,21 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> SampleTextLines(size_t per_file) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> lines;
+  for (const char* dir : {"samples", "tests/corpus"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(LOCKGRAPH_SOURCE_DIR) / dir)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".log" && ext != ".txt")) continue;
+      std::istringstream in(ReadFile(entry.path().string()));
+      std::string line;
+      for (size_t n = 0; n < per_file && std::getline(in, line); ++n) lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
 void ForEachBlockOf(std::string_view text, size_t block,
                     const std::function<size_t(std::string_view, bool)>& parse) {
   for (size_t begin = 0; begin < text.size();) {

@@ -45,6 +45,10 @@ std::string Gzip(const std::string& text);
 /// The lines of `text`, without their '\n'.
 std::vector<std::string> SplitLines(const std::string& text);
 
+/// The first `per_file` lines of every .log and .txt file of samples/ and
+/// tests/corpus/ (the text logs other people and we wrote), in no set order.
+std::vector<std::string> SampleTextLines(size_t per_file);
+
 /// Hands `text` to `parse` as LineReader::ForEachBlock hands a file over:
 /// `block` bytes cut back to whole lines, but the last, at the end of input
 /// (`at_end`); doubled when no line ends in it or when `parse` took nothing.

@@ -1,16 +1,13 @@
 // MatchTimedWait reads a timed lock-wait message in two (head, then tail,
 // parsers/postgresql/messages.h): it must read what the one regex of the
 // whole message reads, kept here as the oracle, and ParseLockWaitMessage
-// what that gives. On the messages of
-// every log of samples/ and tests/corpus/, and on made-up ones whose tags
-// hold the tail's own words, newlines, "by rearranging queue order", or
-// nothing at all.
+// what that gives. On the messages of every input of samples/,
+// tests/corpus/ and tests/golden/, and on made-up ones whose tags hold the
+// tail's own words, newlines, "by rearranging queue order", or nothing.
 #include <catch2/catch.hpp>
 #include <re2/re2.h>
 
-#include <filesystem>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,19 +48,12 @@ void CheckAgainstWhole(const std::string& message) {
 
 std::vector<std::string> SampleMessages() {
   std::vector<std::string> out;
-  namespace fs = std::filesystem;
-  for (const char* dir : {"samples", "tests/corpus"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(std::string(LOCKGRAPH_SOURCE_DIR) + "/" + dir)) {
-      if (!entry.is_regular_file()) continue;
-      std::istringstream in(test::ReadFile(entry.path().string()));
-      std::string line;
-      while (std::getline(in, line)) {
-        const size_t at = line.find("process ");
-        if (at != std::string::npos && line.find(" ms", at) != std::string::npos)
-          out.push_back(line.substr(at));
-      }
+  for (const std::string& path : test::SampleInputs())
+    for (const std::string& line : test::SplitLines(test::ReadFile(path))) {
+      const size_t at = line.find("process ");
+      if (at != std::string::npos && line.find(" ms", at) != std::string::npos)
+        out.push_back(line.substr(at));
     }
-  }
   return out;
 }
 

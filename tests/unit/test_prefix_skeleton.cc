@@ -4,8 +4,6 @@
 // ones (padding, %%, %q, unknown escapes). And it does turn lines away.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,27 +13,8 @@
 
 using namespace lockgraph;
 
-namespace {
-
-std::vector<std::string> SampleLines() {
-  std::vector<std::string> lines;
-  namespace fs = std::filesystem;
-  for (const char* dir : {"samples", "tests/corpus"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(std::string(LOCKGRAPH_SOURCE_DIR) + "/" + dir)) {
-      const std::string ext = entry.path().extension().string();
-      if (!entry.is_regular_file() || (ext != ".log" && ext != ".txt")) continue;
-      std::istringstream in(test::ReadFile(entry.path().string()));
-      std::string line;
-      for (int n = 0; n < 400 && std::getline(in, line); ++n) lines.push_back(line);
-    }
-  }
-  return lines;
-}
-
-}  // namespace
-
 TEST_CASE("PrefixSkeleton never turns away a line the prefix matches", "[prefix]") {
-  static const std::vector<std::string> lines = SampleLines();
+  static const std::vector<std::string> lines = test::SampleTextLines(400);
   REQUIRE(lines.size() > 5000);
   std::vector<std::string> prefixes = KnownPrefixes();
   for (const char* odd : {"%*", "%-10m [%p] ", "%m%q [%p] ", "%%%m ", "[%p] %m ", "%m [%5p] %z ",

@@ -7,9 +7,7 @@
 #include <catch2/catch.hpp>
 #include <re2/re2.h>
 
-#include <filesystem>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,19 +23,10 @@ namespace {
 // The text before each line's label, as PrefixMatcher::Match cuts it.
 std::vector<std::string> SamplePrefixes() {
   std::vector<std::string> prefixes;
-  namespace fs = std::filesystem;
-  for (const char* dir : {"samples", "tests/corpus"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(std::string(LOCKGRAPH_SOURCE_DIR) + "/" + dir)) {
-      const std::string ext = entry.path().extension().string();
-      if (!entry.is_regular_file() || (ext != ".log" && ext != ".txt")) continue;
-      std::istringstream in(test::ReadFile(entry.path().string()));
-      std::string line;
-      for (int n = 0; n < 2000 && std::getline(in, line); ++n) {
-        std::string_view word;
-        const size_t start = FindLabelStart(line, &word);
-        if (start != std::string_view::npos) prefixes.push_back(line.substr(0, start));
-      }
-    }
+  for (const std::string& line : test::SampleTextLines(2000)) {
+    std::string_view word;
+    const size_t start = FindLabelStart(line, &word);
+    if (start != std::string_view::npos) prefixes.push_back(line.substr(0, start));
   }
   return prefixes;
 }
