@@ -129,8 +129,9 @@ void LineMarks::Scan(std::string_view block) {
   newline_.resize(words);
   label_.resize(words);
   // The words whose 64 bytes and two more lie in the block are read in
-  // place; the last two or three from a copy padded with zeros (none of the
-  // bytes looked for: no mark runs past the block's end).
+  // place; the last one or two from a copy padded with zeros (none of the
+  // bytes looked for: no mark runs past the block's end). `rest` has room
+  // for more.
   const size_t direct = block.size() >= 66 ? std::min(words, (block.size() - 66) / 64 + 1) : 0;
   MarkWords(simd_, block.data(), direct, newline_.data(), label_.data());
   char rest[4 * 64 + 2] = {};
