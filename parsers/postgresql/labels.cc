@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "parsers/postgresql/catalog.h"
-#include "parsers/postgresql/label_scan.h"
 
 namespace lockgraph {
 namespace {
@@ -148,35 +147,16 @@ constexpr LabelInfo Row() {
   return LabelInfo{kEntries[I].label, kEntries[I].canonical};
 }
 
-// Row I of kEntries ends at `colon` in `line`, as a whole word.
+// labels.h's common words are this table's first rows, in its order.
 template <size_t I>
-bool EndsAt(std::string_view line, size_t colon, size_t* start) {
-  constexpr std::string_view row = kEntries[I].word;
-  if (colon < row.size() || colon > line.size()) return false;
-  const size_t from = colon - row.size();
-  if (std::memcmp(line.data() + from, row.data(), row.size()) != 0) return false;
-  if (from > 0 && !IsLabelWordEnd(line[from - 1])) return false;
-  *start = from;
-  return true;
+constexpr bool IsCommonRow() {
+  return kEntries[I].word == kCommonLabels[I].canonical &&
+         kEntries[I].canonical == kCommonLabels[I].canonical &&
+         kEntries[I].label == kCommonLabels[I].label;
 }
+static_assert(IsCommonRow<0>() && IsCommonRow<1>() && IsCommonRow<2>() && IsCommonRow<3>());
 
 }  // namespace
-
-const LabelInfo* CommonLabelBefore(std::string_view line, size_t colon, size_t* start) {
-  static constexpr LabelInfo kCommon[] = {Row<0>(), Row<1>(), Row<2>(), Row<3>()};
-  static_assert(kEntries[0].word.back() == 'G' && kEntries[1].word.back() == 'T' &&
-                kEntries[2].word.back() == 'L' && kEntries[3].word.back() == 'R');
-  // The four words end in four different letters: one compare picks the
-  // only row that can end at the colon.
-  if (colon == 0 || colon > line.size()) return nullptr;
-  switch (line[colon - 1]) {
-    case 'G': return EndsAt<0>(line, colon, start) ? &kCommon[0] : nullptr;
-    case 'T': return EndsAt<1>(line, colon, start) ? &kCommon[1] : nullptr;
-    case 'L': return EndsAt<2>(line, colon, start) ? &kCommon[2] : nullptr;
-    case 'R': return EndsAt<3>(line, colon, start) ? &kCommon[3] : nullptr;
-  }
-  return nullptr;
-}
 
 std::optional<LabelInfo> LookupLabel(std::string_view word) {
   // The table's first four words label nearly every line of a log.
