@@ -251,9 +251,10 @@ std::optional<LockWaitMessage> ParseTranslatedLockWait(std::string_view message)
 }  // namespace
 
 std::optional<TimedWaitParts> MatchTimedWait(std::string_view message) {
-  // The head has no choice in it (\S+ must stop at the space before "on")
-  // and RE2 runs it one-pass; the tail is found by the DFA. One match of
-  // the whole ran RE2's backtracker over the message: 18,000 instructions.
+  // The head leaves no choice open (\S+ must stop at the space before
+  // "on", and each verb is its own words), so its groups come without
+  // going back; the tail is found by the DFA. One match of the whole ran
+  // RE2's backtracker over the message: 18,000 instructions.
   static const RE2 kHead(
       R"(process (\d+) (still waiting for|acquired|avoided deadlock for|)"
       R"(detected deadlock while waiting for|failed to acquire) (\S+) on )");
