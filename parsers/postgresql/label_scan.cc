@@ -58,7 +58,11 @@ size_t AfterLastWordEnd(std::string_view s) {
 size_t FindLabelStart(std::string_view line, std::string_view* word) {
   // The first "WORD:  " within the first 512 bytes; WORD runs back to a
   // space, ']', ':' or '>' (the usual ends of a prefix) or the line start.
-  return LabelStartAt(line, FindColonAndTwoSpaces(line.substr(0, kLabelSearchBytes)), word);
+  return LabelStartAt(line, FindLabelColon(line), word);
+}
+
+size_t FindLabelColon(std::string_view line) {
+  return FindColonAndTwoSpaces(line.substr(0, kLabelSearchBytes));
 }
 
 size_t LabelStartAt(std::string_view line, size_t colon, std::string_view* word) {

@@ -19,8 +19,11 @@ inline bool IsLabelWordEnd(char c) { return c == ' ' || c == ']' || c == ':' || 
 /// back, a stall on every line).
 size_t FindLabelStart(std::string_view line, std::string_view* word);
 
-/// FindLabelStart when the first ":  " of the line's first 512 bytes is
-/// already known to be at `colon` (npos: none; LineMarks finds it).
+/// Where the first ":  " of the line's first 512 bytes is, or npos: the
+/// colon after FindLabelStart's word (LineMarks finds it for a block).
+size_t FindLabelColon(std::string_view line);
+
+/// FindLabelStart when the colon is already known (npos: none).
 size_t LabelStartAt(std::string_view line, size_t colon, std::string_view* word);
 
 }  // namespace lockgraph

@@ -143,7 +143,7 @@ bool IsRow(std::string_view word) {
 }
 
 template <size_t I>
-constexpr LabelInfo Row() {
+LabelInfo Row() {
   return LabelInfo{kEntries[I].label, kEntries[I].canonical};
 }
 

@@ -235,19 +235,20 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   }
 
   // The line's label (FindLabelStart's word, looked up), where it starts
-  // and its word. With the block's marks, the first ":  " of the line's
-  // first 512 bytes (its trailing blanks already cut) is known, and the
-  // four common words are tried in place first.
+  // and its word. The colon after the word is the first ":  " of the
+  // line's first 512 bytes (its trailing blanks already cut): from the
+  // block's marks when it has some. The four common words are tried in
+  // place first.
   std::optional<LabelInfo> FindLabel(std::string_view line, size_t at, size_t* start,
                                      std::string_view* word) const {
+    size_t colon = kUnmarked;
     if (at == kUnmarked) {
-      *start = FindLabelStart(line, word);
-      if (*start == kUnmarked) return std::nullopt;
-      return LookupLabel(*word);
+      colon = FindLabelColon(line);
+    } else {
+      const size_t mark = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
+      if (mark != kUnmarked) colon = mark - at;
     }
-    const size_t mark = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
-    if (mark == kUnmarked || mark == at) return std::nullopt;
-    const size_t colon = mark - at;
+    if (colon == kUnmarked || colon == 0) return std::nullopt;
     if (const LabelInfo* info = CommonLabelBefore(line, colon, start)) {
       *word = line.substr(*start, colon - *start);
       return *info;
