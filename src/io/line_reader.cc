@@ -2,6 +2,7 @@
 #include "io/line_reader.h"
 
 #include "io/decoder.h"
+#include "io/read_ahead.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -226,14 +227,33 @@ bool LineReader::ForEachLine(const std::function<void(std::string_view, uint64_t
   return true;
 }
 
+void LineReader::ShareReads(std::function<void()> wake) {
+  if (!regular_file_) return;
+  ahead_ = std::make_unique<ReadAhead>(
+      [this](char* dst, size_t want, std::string* error) {
+        return decoder_ ? Decode(dst, want, error) : ReadRaw(dst, want, error);
+      },
+      std::move(wake));
+}
+
+bool LineReader::ReadForOther() { return ahead_ && ahead_->Help(); }
+
 bool LineReader::ForEachBlock(size_t block_bytes,
                               const std::function<size_t(std::string_view, bool)>& fn,
                               std::string* error) {
   head_.clear();  // the head's lines are still in buf_, from begin_
   head_bytes_ = 0;
+  if (ahead_ && !eof_) ahead_->Start();
+  struct StopAhead {
+    ReadAhead* ahead;
+    ~StopAhead() {
+      if (ahead) ahead->Stop();
+    }
+  } stop_ahead{ahead_.get()};
   for (;;) {
     while (!eof_ && end_ - begin_ < block_bytes) {
-      const long got = Fill(block_bytes - (end_ - begin_), error);
+      const long got = ahead_ ? ahead_->Next(&buf_, &begin_, &end_, block_bytes - (end_ - begin_), error)
+                              : Fill(block_bytes - (end_ - begin_), error);
       if (got < 0) pending_error_ = *error;
       if (got <= 0) eof_ = true;
     }

@@ -17,6 +17,7 @@
 namespace lockgraph {
 
 class Decoder;
+class ReadAhead;
 
 class LineReader {
  public:
@@ -63,6 +64,14 @@ class LineReader {
   /// before ForEachLine.
   void OnPause(int quiet_ms, std::function<void()> on_pause);
 
+  /// A regular file: another thread may do ForEachBlock's reads while
+  /// this one parses (io/read_ahead.h). `wake()` asks that thread to call
+  /// ReadForOther(); it must not block. Call before ForEachBlock.
+  void ShareReads(std::function<void()> wake);
+  /// From the other thread: reads ForEachBlock's next block if it is
+  /// wanted and not read yet. True when it read.
+  bool ReadForOther();
+
   bool gzip() const { return gzip_; }
   /// "gzip", "bzip2", "xz", "zstd", or "" for plain input.
   std::string compression() const;
@@ -94,6 +103,7 @@ class LineReader {
   size_t head_bytes_ = 0;       // bytes of buf_ that head_ lines came from
   int pause_ms_ = 0;
   std::function<void()> on_pause_;  // see OnPause
+  std::unique_ptr<ReadAhead> ahead_;  // see ShareReads
 };
 
 }  // namespace lockgraph

@@ -3,14 +3,21 @@
 // whole lines, whatever the block size and however much of each block the
 // parser takes; the last line without its newline comes at the end; a
 // parser that takes nothing gets a larger block; a cut gzip file is an error
-// after every byte before the cut.
+// after every byte before the cut. The same with another thread reading
+// ahead for the parser (ShareReads, io/read_ahead.h), early or late.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "io/line_reader.h"
+#include "io/read_ahead.h"
 #include "support.h"
 
 namespace lockgraph {
@@ -38,16 +45,67 @@ struct Taken {
   size_t largest = 0;
 };
 
+/// A thread that reads ahead for a reader when woken, as the rules' thread
+/// does (app/sink_thread.h), at times after a random wait.
+class Helper {
+ public:
+  /// `*reads` counts the blocks it read; look after it is gone.
+  Helper(LineReader& reader, uint32_t seed, int* reads) : reader_(reader), rng_(seed), reads_(*reads) {
+    reader_.ShareReads([this] { Wake(); });
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~Helper() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+ private:
+  void Wake() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      woken_ = true;
+    }
+    cv_.notify_one();
+  }
+  void Run() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [this] { return stop_ || woken_; });
+      if (stop_) return;
+      woken_ = false;
+      lock.unlock();
+      if (rng_() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng_() % 300));
+      if (reader_.ReadForOther()) ++reads_;
+      lock.lock();
+    }
+  }
+
+  LineReader& reader_;
+  std::mt19937 rng_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool woken_ = false, stop_ = false;
+  int& reads_;
+  std::thread thread_;
+};
+
 /// Reads `path` by blocks of `block` bytes; the parser takes, of each
 /// block, a random number of its whole lines (at times none), and all of
-/// the last.
+/// the last. With `helped`, another thread reads ahead (Helper); then
+/// *helper_reads is how often it did.
 Taken ReadByBlocks(const std::string& path, size_t block, uint32_t seed, bool* ok,
-                   std::string* error) {
+                   std::string* error, bool helped = false, int* helper_reads = nullptr) {
   std::mt19937 rng(seed);
   Taken t;
   std::unique_ptr<LineReader> reader = LineReader::Open(path, error);
   REQUIRE(reader);
   REQUIRE(reader->regular_file());
+  int reads = 0;
+  std::optional<Helper> helper;
+  if (helped) helper.emplace(*reader, seed, &reads);
   *ok = reader->ForEachBlock(
       block,
       [&](std::string_view lines, bool at_end) -> size_t {
@@ -72,6 +130,8 @@ Taken ReadByBlocks(const std::string& path, size_t block, uint32_t seed, bool* o
         return took;
       },
       error);
+  helper.reset();  // joins its thread
+  if (helper_reads) *helper_reads = reads;
   return t;
 }
 
@@ -81,17 +141,23 @@ TEST_CASE("ForEachBlock hands over every byte once, in order, by whole lines", "
     const std::string plain = TempFile(text), gz = TempFile(Gzip(text));
     for (size_t block : {size_t{64}, size_t{4096}, size_t{1} << 20}) {
       for (const std::string& path : {plain, gz}) {
-        INFO("seed " << seed << ", block " << block << ", " << path);
-        bool ok = false;
-        std::string error;
-        const Taken t = ReadByBlocks(path, block, seed, &ok, &error);
-        CHECK(ok);
-        CHECK(error.empty());
-        REQUIRE(t.bytes.size() == text.size());
-        CHECK(t.bytes == text);
-        CHECK(t.blocks > 1);
-        // A last line without its newline comes in a last call, at_end.
-        if (text.back() != '\n') CHECK(t.at_end == 1);
+        for (bool helped : {false, true}) {
+          INFO("seed " << seed << ", block " << block << ", " << path
+                       << (helped ? ", helped" : ""));
+          bool ok = false;
+          std::string error;
+          int helper_reads = 0;
+          const Taken t = ReadByBlocks(path, block, seed, &ok, &error, helped, &helper_reads);
+          // A file of several of its blocks is read ahead at least once.
+          if (helped && text.size() > 3 * ReadAhead::kBlock) CHECK(helper_reads > 0);
+          CHECK(ok);
+          CHECK(error.empty());
+          REQUIRE(t.bytes.size() == text.size());
+          CHECK(t.bytes == text);
+          CHECK(t.blocks > 1);
+          // A last line without its newline comes in a last call, at_end.
+          if (text.back() != '\n') CHECK(t.at_end == 1);
+        }
       }
     }
     std::remove(plain.c_str());
@@ -104,14 +170,17 @@ TEST_CASE("ForEachBlock: a cut gzip file is an error, after the bytes before the
   const std::string text = RandomLines(2, 3 << 20);
   const std::string gz = Gzip(text);
   const std::string path = TempFile(gz.substr(0, gz.size() / 2));
-  bool ok = true;
-  std::string error;
-  const Taken t = ReadByBlocks(path, 1 << 16, 7, &ok, &error);
-  CHECK_FALSE(ok);
-  CHECK(error.find("truncated gzip input") != std::string::npos);
-  CHECK(t.bytes.size() > 0);
-  CHECK(t.bytes.size() < text.size());
-  CHECK(text.compare(0, t.bytes.size(), t.bytes) == 0);
+  for (bool helped : {false, true}) {
+    INFO((helped ? "helped" : "alone"));
+    bool ok = true;
+    std::string error;
+    const Taken t = ReadByBlocks(path, 1 << 16, 7, &ok, &error, helped);
+    CHECK_FALSE(ok);
+    CHECK(error.find("truncated gzip input") != std::string::npos);
+    CHECK(t.bytes.size() > 0);
+    CHECK(t.bytes.size() < text.size());
+    CHECK(text.compare(0, t.bytes.size(), t.bytes) == 0);
+  }
   std::remove(path.c_str());
 }
 
