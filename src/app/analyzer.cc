@@ -160,7 +160,7 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   // `tail -F log | lockgraph analyze -`: a pipe quiet between messages
   // closes the open records now, not at the next message (flushable.h).
   reader->OnPause(kQuietFlushMs, [&parser] { FlushParser(*parser, FlushMode::kSameOutput); });
-  bool ok = ReadAll(*reader, *parser, error);
+  bool ok = ReadAll(*reader, *parser, async ? &*async : nullptr, error);
   parser->Finish();
   if (async) async->Finish();  // every event of this input seen before the next one starts
   InputInfo info;
@@ -182,7 +182,8 @@ bool Analyzer::AnalyzeInput(const std::string& path, std::string* error) {
   return ok;
 }
 
-bool Analyzer::ReadAll(LineReader& reader, LineParser& parser, std::string* error) const {
+bool Analyzer::ReadAll(LineReader& reader, LineParser& parser, SinkThread* async,
+                       std::string* error) const {
   // A file of csvlog or jsonlog is parsed on every thread (block_parser.h),
   // a file of stderr a block at a time on one; a pipe line by line, so that
   // each event leaves as its lines come.
@@ -191,6 +192,13 @@ bool Analyzer::ReadAll(LineReader& reader, LineParser& parser, std::string* erro
   if (!blocks)
     return reader.ForEachLine(
         [&](std::string_view line, uint64_t no) { parser.ParseLine(line, no); }, error);
+  if (async && !blocks->ParsesOnThreads()) {
+    // One parsing thread: the rules' thread, when it waits for records,
+    // reads the file's next block for it (io/read_ahead.h). (A parser on
+    // every thread keeps every core busy without it.)
+    async->SetIdleWork([&reader] { reader.ReadForOther(); });
+    reader.ShareReads([async] { async->WakeForIdleWork(); });
+  }
   blocks->UseThreads(options_.threads);
   return reader.ForEachBlock(
       blocks->BlockBytes(),

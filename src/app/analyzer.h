@@ -21,6 +21,7 @@
 namespace lockgraph {
 
 class LineReader;
+class SinkThread;
 
 struct AnalyzeOptions {
   std::string input_format;       // --input-format; empty: sniff
@@ -87,7 +88,8 @@ class Analyzer : public ParseSink {
  private:
   /// Hands every line of `reader` to `parser`, by blocks on every thread
   /// where both allow it. False with *error on a read error.
-  bool ReadAll(LineReader& reader, LineParser& parser, std::string* error) const;
+  bool ReadAll(LineReader& reader, LineParser& parser, SinkThread* async,
+               std::string* error) const;
   /// Flags an input whose reader understood fewer than half of the lines
   /// it did not skip, with a diagnostic naming a format that fits better.
   /// Says which earlier inputs the input just read repeated (repeats_).

@@ -66,6 +66,14 @@ void SinkThread::OnDiagnostic(Diagnostic&& diag) { Push(std::move(diag), 1); }
 
 void SinkThread::Defer(std::function<void(ParseSink&)> work) { Push(std::move(work), 1); }
 
+void SinkThread::WakeForIdleWork() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle_wanted_ = true;
+  }
+  not_empty_.notify_one();
+}
+
 void SinkThread::Push(Item&& item, size_t weight) {
   bool was_empty;
   size_t queued_before;
@@ -89,9 +97,19 @@ void SinkThread::Run() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      not_empty_.wait(lock, [this] { return done_ || !queue_.empty(); });
+      not_empty_.wait(lock, [this] { return done_ || !queue_.empty() || idle_wanted_; });
+      // The parser's next read comes first: the parser would wait for
+      // it, and these items can wait in the queue.
+      if (!idle_wanted_ && !queue_.empty())
+        not_empty_.wait_for(lock, kGather,
+                            [this] { return done_ || queued_ >= kBatch || idle_wanted_; });
+      if (idle_wanted_) {
+        idle_wanted_ = false;
+        lock.unlock();
+        if (idle_work_) idle_work_();
+        continue;
+      }
       if (queue_.empty()) return;  // done and drained
-      not_empty_.wait_for(lock, kGather, [this] { return done_ || queued_ >= kBatch; });
       batch.swap(queue_);
       queued_ = 0;
     }

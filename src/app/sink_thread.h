@@ -34,6 +34,15 @@ class SinkThread : public ParseSink {
   SinkThread(const SinkThread&) = delete;
   SinkThread& operator=(const SinkThread&) = delete;
 
+  /// Work for this sink's thread when it has nothing else (the next read
+  /// of the file being parsed: io/read_ahead.h), done after each
+  /// WakeForIdleWork(). Set it before the first call to Wake..., and keep
+  /// what it uses alive until Finish().
+  void SetIdleWork(std::function<void()> work) { idle_work_ = std::move(work); }
+  /// Any thread: asks for the idle work to run once more. Does not block
+  /// for long (it takes the queue's lock).
+  void WakeForIdleWork();
+
   /// Waits until `target` has seen everything, then stops the thread.
   /// Rethrows what `target` threw, if anything did.
   void Finish();
@@ -65,6 +74,8 @@ class SinkThread : public ParseSink {
   std::deque<Item> queue_;
   size_t queued_ = 0;  // the weight of queue_'s items
   bool done_ = false;
+  bool idle_wanted_ = false;  // WakeForIdleWork() came
+  std::function<void()> idle_work_;
   std::exception_ptr failure_;
   std::thread thread_;
 };
