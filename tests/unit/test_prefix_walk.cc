@@ -119,6 +119,9 @@ TEST_CASE("PrefixWalk walks the lazy fields, the zone and the digits as RE2 does
   for (const Case& c : std::vector<Case>{
            // The first '@' and the first '/' after it; the rest is the application.
            {"%m [%p] %q%u@%d/%a ", "2026-11-29 08:09:34.001 UTC [10045] a@b@c/d/e f ", true},
+           // An application name with spaces (the JDBC driver's own).
+           {"%m [%p] %q%u@%d/%a ",
+            "2026-11-29 08:09:34.007 UTC [10225] checkout@shop/PostgreSQL JDBC Driver ", true},
            // A zone that runs into the next literal: RDS's ":": the zone gives back.
            {"%t:%r:%u@%d:[%p]:", "2026-11-29 08:09:34 UTC:10.0.0.1(5432):u@d:[12]:", true},
            // No zone at all, then the literal.
