@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -46,7 +47,29 @@ void JsonText::Close(char bracket) {
   out_->push_back(bracket);
 }
 
+size_t JsonText::SeparatorInto(char* buf) {
+  if (after_key_) {
+    after_key_ = false;
+    return 0;
+  }
+  if (counts_.empty()) return 0;
+  const size_t indent = depth_ + 2 * counts_.size();
+  if (pretty_ && indent > kMaxIndent) return kShortBuffer;
+  size_t n = 0;
+  if (counts_.back()++ > 0) buf[n++] = ',';
+  if (pretty_) {
+    buf[n++] = '\n';
+    std::memset(buf + n, ' ', indent);
+    n += indent;
+  }
+  return n;
+}
+
 void JsonText::Key(std::string_view key) {
+  if (ShortPlain(key, pretty_ ? ": " : ":")) {
+    after_key_ = true;
+    return;
+  }
   BeforeValue();
   Escaped(key);
   out_->append(pretty_ ? ": " : ":");
@@ -54,6 +77,7 @@ void JsonText::Key(std::string_view key) {
 }
 
 void JsonText::String(std::string_view s) {
+  if (ShortPlain(s, {})) return;
   BeforeValue();
   Escaped(s);
 }
@@ -99,6 +123,22 @@ void Classify(std::string_view s, bool* plain, bool* ascii) {
 }
 
 }  // namespace
+
+bool JsonText::ShortPlain(std::string_view s, std::string_view after) {
+  if (s.size() > kShortText) return false;
+  for (const char c : s)
+    if (!kPlain.plain[static_cast<unsigned char>(c)]) return false;
+  char buf[kShortBuffer];
+  size_t n = SeparatorInto(buf);
+  if (n == kShortBuffer) return false;
+  buf[n++] = '"';
+  std::memcpy(buf + n, s.data(), s.size());
+  n += s.size();
+  buf[n++] = '"';
+  std::memcpy(buf + n, after.data(), after.size());
+  out_->append(buf, n + after.size());
+  return true;
+}
 
 void JsonText::Escaped(std::string_view s) {
   bool plain, ascii;
@@ -146,26 +186,41 @@ void JsonText::Escaped(std::string_view s) {
   out_->push_back('"');
 }
 
+// A number after its separator, in one append (kShortBuffer has room for
+// both), or after BeforeValue() when the indentation is too deep.
 void JsonText::Int(int64_t v) {
-  BeforeValue();
-  char buf[24];
-  out_->append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  char buf[kShortBuffer];
+  size_t n = SeparatorInto(buf);
+  if (n == kShortBuffer) {
+    BeforeValue();
+    n = 0;
+  }
+  out_->append(buf, std::to_chars(buf + n, buf + sizeof buf, v).ptr);
 }
 
 void JsonText::Uint(uint64_t v) {
-  BeforeValue();
-  char buf[24];
-  out_->append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  char buf[kShortBuffer];
+  size_t n = SeparatorInto(buf);
+  if (n == kShortBuffer) {
+    BeforeValue();
+    n = 0;
+  }
+  out_->append(buf, std::to_chars(buf + n, buf + sizeof buf, v).ptr);
 }
 
 void JsonText::Double(double v) {
-  BeforeValue();
+  char buf[kShortBuffer];
+  size_t n = SeparatorInto(buf);
+  if (n == kShortBuffer) {
+    BeforeValue();
+    n = 0;
+  }
   if (!std::isfinite(v)) {
+    out_->append(buf, n);
     out_->append("null");
     return;
   }
-  char buf[64];
-  out_->append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
+  out_->append(buf, nlohmann::detail::to_chars(buf + n, buf + sizeof buf, v));
 }
 
 void JsonText::Bool(bool v) {

@@ -38,7 +38,20 @@ class JsonText {
   void Value(const nlohmann::ordered_json& j);
 
  private:
+  /// Room for a separator and a short value, assembled on the stack and
+  /// appended at once (most keys and values of an event are short).
+  static constexpr size_t kShortBuffer = 192;
+  static constexpr size_t kShortText = 96;  // bytes of a short string
+  static constexpr size_t kMaxIndent = 64;  // spaces of a short separator
+
   void BeforeValue();
+  /// BeforeValue's bytes written to `buf` (kShortBuffer bytes, from 0):
+  /// their count, or kShortBuffer (and nothing done) when the line's
+  /// indentation is deeper than kMaxIndent.
+  size_t SeparatorInto(char* buf);
+  /// A short string that needs no escaping, quoted, after the separator:
+  /// false (and nothing done) when it is not one.
+  bool ShortPlain(std::string_view s, std::string_view after);
   void Open(char bracket);
   void Close(char bracket);
   void NewLine(size_t level);

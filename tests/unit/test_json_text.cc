@@ -67,6 +67,30 @@ TEST_CASE("JsonText: every byte at every place of a string 16 bytes a step reads
       }
 }
 
+TEST_CASE("JsonText: short keys and values in one append, and past its limits", "[json]") {
+  // Keys and strings of up to 96 plain bytes, and numbers, go out with
+  // their separator in one append; longer or escaped ones, and lines
+  // indented deeper than 64 spaces, the long way. Both ways, every layout.
+  json j = json::object();
+  for (size_t size : {0u, 1u, 95u, 96u, 97u, 150u}) {
+    for (int c : {int('a'), int('"'), int('\\'), int('\n'), 0x7f, 0xc3}) {
+      std::string s(size, 'k');
+      if (size > 0) s[size / 2] = char(c);
+      j[s] = {{s, s}, {"n", -int64_t(size)}, {"u", uint64_t(size)}, {"d", 0.5 + double(size)}};
+    }
+  }
+  j["not finite"] = std::nan("");
+  // 40 levels: from the 31st on (depth 4) the indentation passes 64 spaces.
+  json deep = {{"leaf", "x"}, {"n", 1}, {"u", uint64_t(2)}, {"d", 2.5}, {"nan", std::nan("")}, {"a", {1, "s"}}};
+  for (int level = 0; level < 40; ++level) deep = {{"k" + std::to_string(level), deep}, {"v", level}};
+  j["deep"] = deep;
+  for (unsigned depth : {0u, 4u, 60u}) {
+    INFO("depth " << depth);
+    CHECK(Written(j, 2, depth) == DumpJsonAt(j, depth));
+  }
+  CHECK(Written(j, -1, 0) == DumpJson(j, -1));
+}
+
 TEST_CASE("EventJsonText is DumpJsonAt(EventToJson) for snapshot events and others", "[json]") {
   const std::string samples = std::string(LOCKGRAPH_SAMPLES_DIR) + "/postgresql/";
   const std::string golden = std::string(LOCKGRAPH_SAMPLES_DIR) + "/../tests/golden/";
