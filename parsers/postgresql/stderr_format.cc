@@ -48,15 +48,20 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   [[gnu::always_inline]] void Parse(std::string_view line, uint64_t line_no, size_t at) {
     ++counts_.total;
     // CRLF, and the blanks an editor or a paste leaves at a line's end.
+    const std::string_view raw = line;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
       line.remove_suffix(1);
-    if (!line.empty() && line.front() == '\t') {
+    if (line.empty()) {  // no prefix, no label: the regexes would only say so
+      NotPrefixed(line, line_no);
+      return;
+    }
+    if (line.front() == '\t') {
       tabs_seen_ = true;
       Continuation(line.substr(1), line, line_no);  // as the server writes it
       return;
     }
     PartLabel fast_label;
-    if (SkipFast(line, line_no, at, &fast_label)) {
+    if (SkipFast(line, line_no, at, raw.size(), &fast_label)) {
       Prefixed(fast_label);
       return;
     }
@@ -201,18 +206,19 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   // interesting ones, which go the slow way). Lines it is unsure about go
   // the slow way too, where the whole prefix is checked. True when the
   // line was handled; then `label` is its label.
-  bool SkipFast(std::string_view line, uint64_t line_no, size_t at, PartLabel* label) {
+  bool SkipFast(std::string_view line, uint64_t line_no, size_t at, size_t raw_size,
+                PartLabel* label) {
     std::string_view word;
     size_t start = kUnmarked;
-    std::optional<LabelInfo> info = FindLabel(line, at, &start, &word);
+    std::optional<LabelInfo> info = FindLabel(line, at, raw_size, &start, &word);
     if (!info) return false;
+    // The message's text after "LABEL:  " (none when the line ends there).
+    const std::string_view after = line.substr(std::min(start + word.size() + 3, line.size()));
     // A deadlock's DETAIL goes the slow way: it may be all that is left of
     // the report (grep output), and then it opens a record of its own.
-    if (info->label == PartLabel::kDetail &&
-        PgEventBuilder::IsOrphanDetail(line.substr(start + word.size() + 3)))
-      return false;
+    if (info->label == PartLabel::kDetail && PgEventBuilder::IsOrphanDetail(after)) return false;
     if (info->label == PartLabel::kPrimary) {
-      std::string_view text = line.substr(start + word.size() + 3);
+      std::string_view text = after;
       // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
       if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
       if (PgEventBuilder::IsInteresting(text)) return false;
@@ -229,7 +235,7 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
     part.label = info->label;
     part.severity = info->canonical;
     part.pid = pid;
-    part.text = line.substr(start + word.size() + 3);
+    part.text = after;
     assembler_.OnPrefixed(part, line_no);
     return true;
   }
@@ -237,10 +243,13 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
   // The line's label (FindLabelStart's word, looked up), where it starts
   // and its word. The colon after the word is the first ":  " of the
   // line's first 512 bytes (its trailing blanks already cut): from the
-  // block's marks when it has some. The four common words are tried in
-  // place first.
-  std::optional<LabelInfo> FindLabel(std::string_view line, size_t at, size_t* start,
-                                     std::string_view* word) const {
+  // block's marks when it has some. With none, the colon that ends the
+  // line when the blanks cut after it (the line was `raw_size` bytes long)
+  // began with two spaces: "STATEMENT:  " and a query that starts on the
+  // next line. That is the line's first ":  " before the cut, as the
+  // server wrote it. The four common words are tried in place first.
+  std::optional<LabelInfo> FindLabel(std::string_view line, size_t at, size_t raw_size,
+                                     size_t* start, std::string_view* word) const {
     size_t colon = kUnmarked;
     if (at == kUnmarked) {
       colon = FindLabelColon(line);
@@ -248,6 +257,9 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
       const size_t mark = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
       if (mark != kUnmarked) colon = mark - at;
     }
+    if (colon == kUnmarked && raw_size >= line.size() + 2 && line.size() + 2 <= kLabelSearchBytes &&
+        line.back() == ':' && line.data()[line.size()] == ' ' && line.data()[line.size() + 1] == ' ')
+      colon = line.size() - 1;
     if (colon == kUnmarked || colon == 0) return std::nullopt;
     if (const LabelInfo* info = CommonLabelBefore(line, colon, start)) {
       *word = line.substr(*start, colon - *start);

@@ -152,5 +152,44 @@ TEST_CASE("stderr read by blocks: what pastes and editors do to lines", "[stderr
     CHECK(ExpectSameByBlocks(HostileStderr(seed, pool), "seed " + std::to_string(seed)));
 }
 
+TEST_CASE("stderr: a label that ends its line, as when a query starts on the next one",
+          "[stderr-blocks]") {
+  // The server writes "STATEMENT:  " and then the query; when the query
+  // starts with a newline, the line ends with the label and its two
+  // spaces, cut with the trailing blanks. Such a line is read in place
+  // (the label's colon ends it); the same log whose lines lost those two
+  // spaces (an editor) is read by the prefix's full regex. Both give the
+  // same events, lines and counts, line by line and by blocks.
+  const auto format = MakePgStderrFormat();
+  std::string spaced, bare;
+  size_t moved = 0;
+  for (const std::string& line : test::SplitLines(
+           test::ReadFile(LOCKGRAPH_SAMPLES_DIR + std::string("/postgresql/scenarios.log")))) {
+    const size_t at = line.find(" STATEMENT:  ");
+    const size_t detail = line.find(" DETAIL:  ");
+    const size_t label = at != std::string::npos ? at + 13 : detail != std::string::npos ? detail + 10 : 0;
+    if (label == 0) {
+      spaced += line + "\n";
+      bare += line + "\n";
+      continue;
+    }
+    ++moved;
+    spaced += line.substr(0, label) + "\n\t" + line.substr(label) + "\n";
+    bare += line.substr(0, label - 2) + "\n\t" + line.substr(label) + "\n";
+  }
+  REQUIRE(moved > 500);
+  const std::vector<std::string> expected = LineByLine(*format, bare);
+  REQUIRE(expected.size() > 100);
+  size_t events = 0;
+  for (const std::string& item : expected) events += item.starts_with("event ");
+  CHECK(events > 50);
+  CHECK(LineByLine(*format, spaced) == expected);
+  for (size_t block : {size_t{97}, size_t{1} << 20}) {
+    INFO("blocks of " << block << " bytes");
+    CHECK(ByBlocks(*format, spaced, block) == expected);
+    CHECK(ByBlocks(*format, bare, block) == expected);
+  }
+}
+
 }  // namespace
 }  // namespace lockgraph
