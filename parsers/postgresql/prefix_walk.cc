@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "text/utf8.h"
+
 namespace lockgraph {
 namespace {
 
@@ -24,18 +26,6 @@ size_t RunOf(std::string_view text, size_t from, Pred pred) {
   size_t end = from;
   while (end < text.size() && pred(text[end])) ++end;
   return end - from;
-}
-
-bool IsAscii(std::string_view text) {
-  size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    uint64_t eight;
-    std::memcpy(&eight, text.data() + i, 8);
-    if (eight & 0x8080808080808080u) return false;
-  }
-  for (; i < text.size(); ++i)
-    if (static_cast<unsigned char>(text[i]) >= 0x80) return false;
-  return true;
 }
 
 // What %m and %t print before the zone: 'd' is a digit.
