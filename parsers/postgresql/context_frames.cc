@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "parsers/postgresql/catalog_match.h"
+#include "parsers/postgresql/message_scan.h"
 #include "parsers/postgresql/message_text.h"
 #include "parsers/postgresql/messages.h"
 
@@ -143,7 +144,12 @@ bool ReadEnglishFrame(std::string_view line, ContextFrame* f) {
                         R"re(PL/pgSQL assignment) "(.*)")re");
   re2::StringPiece a, b, c;
   re2::StringPiece in = Piece(line);
-  if (RE2::FullMatch(in, kRowWait, &a, &b, &c)) {
+  if (RowWaitScan scan; ScanRowWait(line, &scan)) {
+    f->kind = ContextFrame::Kind::kRowWait;
+    f->action = std::string(scan.action);
+    f->tuple = std::string(scan.tuple);
+    f->relation = std::string(scan.relation);
+  } else if (RE2::FullMatch(in, kRowWait, &a, &b, &c)) {
     f->kind = ContextFrame::Kind::kRowWait;
     f->action = Str(a);
     f->tuple = Str(b);

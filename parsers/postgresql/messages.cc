@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include "parsers/postgresql/catalog_match.h"
+#include "parsers/postgresql/message_scan.h"
 #include "parsers/postgresql/message_text.h"
 #include "parsers/postgresql/cursor_position.h"
 #include "parsers/postgresql/lock_tag.h"
@@ -133,6 +134,13 @@ void ReadQueries(std::string_view rest, DeadlockDetail* out) {
 bool ReadEdge(std::string_view line, WaitEdge* e) {
   static const RE2 kEdge(
       R"(Process (\d+) waits for (\S+) on (.+); blocked by process (\d+)\.)");
+  if (EdgeScan scan; ScanEdge(line, &scan)) {
+    e->waiter = std::string(scan.waiter);
+    e->blocker = std::string(scan.blocker);
+    e->mode = std::string(scan.mode);
+    e->lock = ParsePgLockTag(scan.tag);
+    return true;
+  }
   re2::StringPiece waiter, mode, tag, blocker;
   if (RE2::FullMatch(Piece(line), kEdge, &waiter, &mode, &tag, &blocker)) {
     e->waiter = Str(waiter);
@@ -260,6 +268,10 @@ std::optional<TimedWaitParts> MatchTimedWait(std::string_view message) {
       R"(detected deadlock while waiting for|failed to acquire) (\S+) on )");
   static const RE2 kTail(
       R"((?: by rearranging queue order)? after (\d+)\.(\d+) ms(?: at character \d+)?$)");
+  if (TimedWaitScan scan; ScanTimedWait(message, &scan)) {
+    if (scan.tag.find('\n') != std::string_view::npos) return {};  // '.' matches no '\n'
+    return TimedWaitParts{scan.pid, scan.verb, scan.mode, scan.tag, scan.ms, scan.frac};
+  }
   re2::StringPiece head[4], tail[3];
   if (!kHead.Match(Piece(message), 0, message.size(), RE2::ANCHOR_START, head, 4)) return {};
   const size_t from = head[0].size();
@@ -316,7 +328,12 @@ std::optional<HolderList> ParseHolderDetail(std::string_view detail) {
       R"(Process(?:es)? holding the lock: ([\d, ]*)[.,] Wait queue: ([\d, ]*)\.)");
   re2::StringPiece holders, queue;
   std::string_view first = detail.substr(0, detail.find('\n'));
-  if (!RE2::FullMatch(Piece(first), kHolders, &holders, &queue)) return std::nullopt;
+  if (HoldersScan scan; ScanHolders(first, &scan)) {
+    holders = Piece(scan.holders);
+    queue = Piece(scan.queue);
+  } else if (!RE2::FullMatch(Piece(first), kHolders, &holders, &queue)) {
+    return std::nullopt;
+  }
   auto split = [](re2::StringPiece s) {
     std::vector<int64_t> pids;
     std::string_view v(s.data(), s.size());
