@@ -33,6 +33,11 @@ class PgPrefixSet {
   /// True when `text` starts with one of the prefixes (or with a digit, when
   /// a translation starts with a number): only then can it be one of them.
   bool MayMatch(std::string_view text) const;
+  /// False when no text that starts with `c` can: a test on one byte.
+  bool MayStartWith(char c) const {
+    return !by_first_[static_cast<unsigned char>(c)].empty() ||
+           (c >= '0' && c <= '9' && !after_number_.empty());
+  }
 
  private:
   std::array<std::vector<std::string>, 256> by_first_;  // prefixes by first byte

@@ -123,14 +123,14 @@ PgEventBuilder::PgEventBuilder(ParseSink& sink)
 
 PgEventBuilder::~PgEventBuilder() = default;
 
-bool PgEventBuilder::IsInteresting(std::string_view m) {
+bool PgEventBuilder::IsInterestingOther(std::string_view m) {
   // Prefix tests only: this runs on every record of a log, and every
   // message that matters starts in one of these ways (reference §3). The
   // first byte picks the few English prefixes to try; most records of a
-  // busy log are log_min_duration_statement's.
+  // busy log are log_min_duration_statement's, which IsInteresting()
+  // answers inline.
   switch (m.empty() ? '\0' : m[0]) {
     case 'd':
-      if (m.starts_with("duration: ")) return false;
       if (m.starts_with("deadlock detected") || m.starts_with(kUniqueViolation)) return true;
       break;
     case 'p':
@@ -160,9 +160,12 @@ bool PgEventBuilder::IsInteresting(std::string_view m) {
 }
 
 bool PgEventBuilder::IsOrphanDetail(std::string_view detail) {
+  static const PgPrefixSet kPrefixes({PgText::kDeadlockEdge});
+  // This runs on every DETAIL of a log (a statement's parameters, a key):
+  // one byte rules out most of them before the first line is cut.
+  if (detail.empty() || (detail[0] != 'P' && !kPrefixes.MayStartWith(detail[0]))) return false;
   const std::string_view first = detail.substr(0, detail.find('\n'));
   if (StartsWith(first, "Process ")) return Contains(first, " waits for ");
-  static const PgPrefixSet kPrefixes({PgText::kDeadlockEdge});
   return kPrefixes.MayMatch(first) && MatchPgText(PgText::kDeadlockEdge, first);
 }
 
