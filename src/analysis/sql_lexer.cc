@@ -32,16 +32,20 @@ class Lexer {
   }
 
  private:
+  // Whether the two bytes at i_ are `a` and `b` (compare() on a string_view
+  // was a call to memcmp per token).
+  bool At2(char a, char b) const { return i_ + 1 < s_.size() && s_[i_] == a && s_[i_ + 1] == b; }
+
   bool SkipSpaceAndComments() {
     for (;;) {
       if (i_ >= s_.size()) return false;
       unsigned char c = s_[i_];
       if (IsAsciiSpace(c)) {
         ++i_;
-      } else if (s_.compare(i_, 2, "--") == 0) {
+      } else if (At2('-', '-')) {
         size_t nl = s_.find('\n', i_);
         i_ = nl == std::string_view::npos ? s_.size() : nl + 1;
-      } else if (s_.compare(i_, 2, "/*") == 0) {
+      } else if (At2('/', '*')) {
         SkipBlockComment();
       } else {
         return true;
@@ -52,10 +56,10 @@ class Lexer {
   void SkipBlockComment() {  // nested, as in PostgreSQL
     int depth = 0;
     while (i_ < s_.size()) {
-      if (s_.compare(i_, 2, "/*") == 0) {
+      if (At2('/', '*')) {
         ++depth;
         i_ += 2;
-      } else if (s_.compare(i_, 2, "*/") == 0) {
+      } else if (At2('*', '/')) {
         i_ += 2;
         if (--depth == 0) return;
       } else {
@@ -131,7 +135,7 @@ class Lexer {
 
   SqlToken Number() {
     size_t j = i_;
-    if (s_.compare(i_, 2, "0x") == 0 || s_.compare(i_, 2, "0X") == 0) {
+    if (At2('0', 'x') || At2('0', 'X')) {
       j += 2;
       while (j < s_.size() && IsAsciiHex(s_[j])) ++j;
     } else {
@@ -169,7 +173,7 @@ class Lexer {
     const bool may_pair = c == ':' || c == '<' || c == '>' || c == '!' || c == '|' || c == '-';
     for (std::string_view p : kPairs) {
       if (!may_pair) break;
-      if (s_.compare(i_, 2, p) == 0) {
+      if (At2(p[0], p[1])) {
         i_ += 2;
         return {SqlToken::Kind::kSymbol, std::string(p)};
       }
