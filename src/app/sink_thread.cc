@@ -98,17 +98,20 @@ void SinkThread::Run() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       not_empty_.wait(lock, [this] { return done_ || !queue_.empty() || idle_wanted_; });
-      // The parser's next read comes first: the parser would wait for
-      // it, and these items can wait in the queue.
-      if (!idle_wanted_ && !queue_.empty())
+      if (!queue_.empty() && !done_)
         not_empty_.wait_for(lock, kGather,
                             [this] { return done_ || queued_ >= kBatch || idle_wanted_; });
-      if (idle_wanted_) {
+      // The idle work (the parser's next read) only in time this thread
+      // would wait anyway: with nothing queued, or while a batch gathers.
+      // A full batch comes first: when this thread is the slower one, the
+      // parser reads for itself.
+      if (idle_wanted_ && queued_ < kBatch && !done_) {
         idle_wanted_ = false;
         lock.unlock();
         if (idle_work_) idle_work_();
         continue;
       }
+      idle_wanted_ = false;  // the parser reads for itself when it needs to
       if (queue_.empty()) return;  // done and drained
       batch.swap(queue_);
       queued_ = 0;

@@ -1,8 +1,12 @@
 // SinkThread: what a parser delivers reaches the target in order, unparsed
 // lines only as many as the target keeps, and a failure in the target comes
-// back to the caller instead of being lost on the other thread.
+// back to the caller instead of being lost on the other thread. Idle work
+// (the parser's next read) runs on the sink's thread when asked for, and
+// never reorders what is delivered.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -64,6 +68,38 @@ TEST_CASE("SinkThread delivers everything in order on its own thread", "[sink_th
   CHECK(target.seen[5003] == "event 5001");
   CHECK(target.seen.back() == "event 10000");
   for (size_t i = 0; i < 10000; ++i) REQUIRE(target.threads[i] != std::this_thread::get_id());
+}
+
+TEST_CASE("SinkThread runs its idle work on its own thread, in order with the rest",
+          "[sink_thread]") {
+  Recorder target;
+  std::atomic<int> runs{0};
+  std::atomic<bool> other_thread{true};
+  const std::thread::id caller = std::this_thread::get_id();
+  {
+    SinkThread sink(target, 0);
+    sink.SetIdleWork([&] {
+      ++runs;
+      if (std::this_thread::get_id() == caller) other_thread = false;
+    });
+    for (uint64_t i = 1; i <= 20000; ++i) {
+      sink.OnEvent(At(i));
+      if (i % 7 == 0) sink.WakeForIdleWork();
+      if (i % 2000 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    }
+    // Nothing queued: the work runs at once.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const int before = runs;
+    sink.WakeForIdleWork();
+    for (int wait = 0; wait < 1000 && runs == before; ++wait)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CHECK(runs > before);
+    sink.Finish();
+  }
+  CHECK(other_thread);
+  REQUIRE(target.seen.size() == 20000);
+  for (size_t i = 0; i < target.seen.size(); ++i)
+    REQUIRE(target.seen[i] == "event " + std::to_string(i + 1));
 }
 
 TEST_CASE("SinkThread hands a failure of its target back at Finish", "[sink_thread]") {
