@@ -132,10 +132,10 @@ bool JsonText::ShortPlain(std::string_view s, std::string_view after) {
   size_t n = SeparatorInto(buf);
   if (n == kShortBuffer) return false;
   buf[n++] = '"';
-  std::memcpy(buf + n, s.data(), s.size());
+  s.copy(buf + n, s.size());  // (memcpy from an empty view's null pointer is undefined)
   n += s.size();
   buf[n++] = '"';
-  std::memcpy(buf + n, after.data(), after.size());
+  after.copy(buf + n, after.size());
   out_->append(buf, n + after.size());
   return true;
 }
