@@ -55,6 +55,21 @@ bool Take(std::string_view s, size_t* pos, std::string_view literal) {
 
 bool InHolderClass(char c) { return IsDigit(c) || c == ',' || c == ' '; }  // [\d, ]
 
+// (a|b|c) then a literal, at `*pos`: no word is the start of another, so
+// at most one fits (RE2 would try them in order). The word, past the
+// literal.
+template <size_t N>
+bool OneOfThen(std::string_view s, size_t* pos, const std::string_view (&words)[N],
+               std::string_view then, std::string_view* out) {
+  for (std::string_view w : words)
+    if (s.substr(*pos).starts_with(w) && s.substr(*pos + w.size()).starts_with(then)) {
+      *out = s.substr(*pos, w.size());
+      *pos += w.size() + then.size();
+      return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 bool ScanEdge(std::string_view line, EdgeScan* out) {
@@ -110,19 +125,10 @@ bool ScanRowWait(std::string_view line, RowWaitScan* out) {
   if (!IsAscii(line)) return false;
   size_t pos = 0;
   if (!Take(line, &pos, "while ")) return false;
-  // No action is the start of another: at most one fits.
   static constexpr std::string_view kActions[] = {
       "updating", "deleting", "locking", "rechecking updated", "inserting index",
       "checking uniqueness of", "checking exclusion constraint on"};
-  size_t action = 0;
-  for (std::string_view a : kActions)
-    if (line.substr(pos).starts_with(a) && line.substr(pos + a.size()).starts_with(" tuple (")) {
-      action = a.size();
-      break;
-    }
-  if (action == 0) return false;
-  out->action = line.substr(pos, action);
-  pos += action + 7;  // " tuple "
+  if (!OneOfThen(line, &pos, kActions, " tuple ", &out->action)) return false;
   const size_t tuple = pos;
   std::string_view ignored;
   if (!Take(line, &pos, "(") || !DigitsThen(line, &pos, ",", &ignored) ||
@@ -140,20 +146,12 @@ bool ScanTimedWait(std::string_view message, TimedWaitScan* out) {
   if (!IsAscii(message)) return false;
   size_t pos = 0;
   if (!Take(message, &pos, "process ") || !DigitsThen(message, &pos, " ", &out->pid)) return false;
-  // No verb is the start of another.
   static constexpr std::string_view kVerbs[] = {
       "still waiting for", "acquired", "avoided deadlock for",
       "detected deadlock while waiting for", "failed to acquire"};
-  size_t verb = 0;
-  for (std::string_view v : kVerbs)
-    if (message.substr(pos).starts_with(v) && message.substr(pos + v.size()).starts_with(" ")) {
-      verb = v.size();
-      break;
-    }
-  if (verb == 0) return false;
-  out->verb = message.substr(pos, verb);
-  pos += verb + 1;
-  if (!WordThenOn(message, &pos, &out->mode)) return false;
+  if (!OneOfThen(message, &pos, kVerbs, " ", &out->verb) ||
+      !WordThenOn(message, &pos, &out->mode))
+    return false;
   const size_t from = pos;  // the head's end: the tag starts here
   // The tail is a suffix of fixed shape, read from the end: an optional
   // " at character N", " ms", the fraction, '.', the milliseconds (their

@@ -186,35 +186,29 @@ void JsonText::Escaped(std::string_view s) {
   out_->push_back('"');
 }
 
-// A number after its separator, in one append (kShortBuffer has room for
-// both), or after BeforeValue() when the indentation is too deep.
-void JsonText::Int(int64_t v) {
+// A number goes out after its separator in one append (kShortBuffer has
+// room for both), or after BeforeValue() when the indentation is too deep:
+// the bytes of `buf` before the number.
+size_t JsonText::NumberSeparator(char* buf) {
+  const size_t n = SeparatorInto(buf);
+  if (n != kShortBuffer) return n;
+  BeforeValue();
+  return 0;
+}
+
+template <typename Integer>
+void JsonText::WholeNumber(Integer v) {
   char buf[kShortBuffer];
-  size_t n = SeparatorInto(buf);
-  if (n == kShortBuffer) {
-    BeforeValue();
-    n = 0;
-  }
+  const size_t n = NumberSeparator(buf);
   out_->append(buf, std::to_chars(buf + n, buf + sizeof buf, v).ptr);
 }
 
-void JsonText::Uint(uint64_t v) {
-  char buf[kShortBuffer];
-  size_t n = SeparatorInto(buf);
-  if (n == kShortBuffer) {
-    BeforeValue();
-    n = 0;
-  }
-  out_->append(buf, std::to_chars(buf + n, buf + sizeof buf, v).ptr);
-}
+void JsonText::Int(int64_t v) { WholeNumber(v); }
+void JsonText::Uint(uint64_t v) { WholeNumber(v); }
 
 void JsonText::Double(double v) {
   char buf[kShortBuffer];
-  size_t n = SeparatorInto(buf);
-  if (n == kShortBuffer) {
-    BeforeValue();
-    n = 0;
-  }
+  const size_t n = NumberSeparator(buf);
   if (!std::isfinite(v)) {
     out_->append(buf, n);
     out_->append("null");

@@ -52,6 +52,9 @@ class JsonText {
   /// A short string that needs no escaping, quoted, after the separator:
   /// false (and nothing done) when it is not one.
   bool ShortPlain(std::string_view s, std::string_view after);
+  size_t NumberSeparator(char* buf);
+  template <typename Integer>
+  void WholeNumber(Integer v);
   void Open(char bracket);
   void Close(char bracket);
   void NewLine(size_t level);

@@ -15,23 +15,30 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail=0
 runs=0
+# compare INPUT FORMAT THREADS...: stdout, stderr and exit code of each
+# --threads against --threads 1.
+compare() {
+  local input=$1 out=$2 t rc rc1
+  shift 2
+  "$LG" analyze --threads 1 --format "$out" "$input" > "$TMP/one.out" 2> "$TMP/one.err" && rc1=0 || rc1=$?
+  for t in "$@"; do
+    runs=$((runs + 1))
+    "$LG" analyze --threads "$t" --format "$out" "$input" > "$TMP/many.out" 2> "$TMP/many.err" && rc=0 || rc=$?
+    if [ "$rc" != "$rc1" ] || ! cmp -s "$TMP/one.out" "$TMP/many.out" ||
+       ! cmp -s "$TMP/one.err" "$TMP/many.err"; then
+      echo "FAIL: $(basename "$input") --format $out: --threads $t differs from --threads 1 (exit $rc vs $rc1)"
+      diff <(head -c 200000 "$TMP/one.out") <(head -c 200000 "$TMP/many.out") | head -20 || true
+      fail=1
+    fi
+  done
+}
 for fmt in csvlog jsonlog; do
   f=$TMP/gen.$fmt
   "$GEN" --format "$fmt" --size 24M --seed 7 --deadlocks-per-10k 40 --waits-per-10k 60 -o "$f" >/dev/null
   gzip -c "$f" > "$f.gz"
   for input in "$f" "$f.gz"; do
     for out in json ndjson text sarif junit github codequality; do
-      "$LG" analyze --threads 1 --format "$out" "$input" > "$TMP/one.out" 2> "$TMP/one.err" && rc1=0 || rc1=$?
-      for t in 2 3 5; do
-        runs=$((runs + 1))
-        "$LG" analyze --threads "$t" --format "$out" "$input" > "$TMP/many.out" 2> "$TMP/many.err" && rc=0 || rc=$?
-        if [ "$rc" != "$rc1" ] || ! cmp -s "$TMP/one.out" "$TMP/many.out" ||
-           ! cmp -s "$TMP/one.err" "$TMP/many.err"; then
-          echo "FAIL: $(basename "$input") --format $out: --threads $t differs from --threads 1 (exit $rc vs $rc1)"
-          diff <(head -c 200000 "$TMP/one.out") <(head -c 200000 "$TMP/many.out") | head -20 || true
-          fail=1
-        fi
-      done
+      compare "$input" "$out" 2 3 5
     done
   done
   # The counts are the generator's (bench/check_counts.py), so the runs above compared real work.
@@ -45,17 +52,7 @@ f=$TMP/gen.log
 gzip -c "$f" > "$f.gz"
 for input in "$f" "$f.gz"; do
   for out in json ndjson text sarif; do
-    "$LG" analyze --threads 1 --format "$out" "$input" > "$TMP/one.out" 2> "$TMP/one.err" && rc1=0 || rc1=$?
-    for t in 2 3; do
-      runs=$((runs + 1))
-      "$LG" analyze --threads "$t" --format "$out" "$input" > "$TMP/many.out" 2> "$TMP/many.err" && rc=0 || rc=$?
-      if [ "$rc" != "$rc1" ] || ! cmp -s "$TMP/one.out" "$TMP/many.out" ||
-         ! cmp -s "$TMP/one.err" "$TMP/many.err"; then
-        echo "FAIL: $(basename "$input") --format $out: --threads $t differs from --threads 1 (exit $rc vs $rc1)"
-        diff <(head -c 200000 "$TMP/one.out") <(head -c 200000 "$TMP/many.out") | head -20 || true
-        fail=1
-      fi
-    done
+    compare "$input" "$out" 2 3
   done
 done
 "$LG" analyze --format json "$f" > "$TMP/report.json"
