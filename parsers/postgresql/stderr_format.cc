@@ -257,9 +257,10 @@ class StderrParser final : public LineParser, public FlushableParser, public Blo
       const size_t mark = marks_.FirstLabelMark(at, at + std::min(line.size(), kLabelSearchBytes));
       if (mark != kUnmarked) colon = mark - at;
     }
-    if (colon == kUnmarked && raw_size >= line.size() + 2 && line.size() + 2 <= kLabelSearchBytes &&
-        line.back() == ':' && line.data()[line.size()] == ' ' && line.data()[line.size() + 1] == ' ')
-      colon = line.size() - 1;
+    const size_t n = line.size();
+    if (colon == kUnmarked && raw_size >= n + 2 && n + 2 <= kLabelSearchBytes &&
+        line.back() == ':' && line.data()[n] == ' ' && line.data()[n + 1] == ' ')
+      colon = n - 1;
     if (colon == kUnmarked || colon == 0) return std::nullopt;
     if (const LabelInfo* info = CommonLabelBefore(line, colon, start)) {
       *word = line.substr(*start, colon - *start);

@@ -252,8 +252,9 @@ bool LineReader::ForEachBlock(size_t block_bytes,
   } stop_ahead{ahead_.get()};
   for (;;) {
     while (!eof_ && end_ - begin_ < block_bytes) {
-      const long got = ahead_ ? ahead_->Next(&buf_, &begin_, &end_, block_bytes - (end_ - begin_), error)
-                              : Fill(block_bytes - (end_ - begin_), error);
+      const size_t want = block_bytes - (end_ - begin_);
+      const long got =
+          ahead_ ? ahead_->Next(&buf_, &begin_, &end_, want, error) : Fill(want, error);
       if (got < 0) pending_error_ = *error;
       if (got <= 0) eof_ = true;
     }

@@ -50,7 +50,8 @@ struct Taken {
 class Helper {
  public:
   /// `*reads` counts the blocks it read; look after it is gone.
-  Helper(LineReader& reader, uint32_t seed, int* reads) : reader_(reader), rng_(seed), reads_(*reads) {
+  Helper(LineReader& reader, uint32_t seed, int* reads)
+      : reader_(reader), rng_(seed), reads_(*reads) {
     reader_.ShareReads([this] { Wake(); });
     thread_ = std::thread([this] { Run(); });
   }

@@ -141,7 +141,8 @@ TEST_CASE("ScanTimedWait reads what the head and tail regexes read", "[message_s
     re2::StringPiece head[4], tail[3];
     bool regex = kHead.Match(t, 0, t.size(), RE2::ANCHOR_START, head, 4);
     const size_t from = regex ? head[0].size() : 0;
-    regex = regex && from < t.size() && kTail.Match(t, from + 1, t.size(), RE2::UNANCHORED, tail, 3);
+    regex = regex && from < t.size() &&
+            kTail.Match(t, from + 1, t.size(), RE2::UNANCHORED, tail, 3);
     TimedWaitScan s;
     const bool scan = ScanTimedWait(t, &s);
     matched += regex;

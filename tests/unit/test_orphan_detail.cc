@@ -34,8 +34,9 @@ std::vector<std::string> Details() {
   for (const PgTextVariant& v : PgTextVariants(PgText::kDeadlockEdge)) {
     std::string filled;
     for (size_t i = 0; i < v.text.size(); ++i) {
-      if (v.text[i] == '%' && i + 1 < v.text.size() && (v.text[i + 1] == 'd' || v.text[i + 1] == 's')) {
-        filled += v.text[i + 1] == 'd' ? "4242" : "ShareLock";
+      const char conversion = i + 1 < v.text.size() ? v.text[i + 1] : '\0';
+      if (v.text[i] == '%' && (conversion == 'd' || conversion == 's')) {
+        filled += conversion == 'd' ? "4242" : "ShareLock";
         ++i;
       } else {
         filled += v.text[i];

@@ -167,7 +167,9 @@ TEST_CASE("stderr: a label that ends its line, as when a query starts on the nex
            test::ReadFile(LOCKGRAPH_SAMPLES_DIR + std::string("/postgresql/scenarios.log")))) {
     const size_t at = line.find(" STATEMENT:  ");
     const size_t detail = line.find(" DETAIL:  ");
-    const size_t label = at != std::string::npos ? at + 13 : detail != std::string::npos ? detail + 10 : 0;
+    const size_t label = at != std::string::npos       ? at + 13
+                         : detail != std::string::npos ? detail + 10
+                                                       : 0;
     if (label == 0) {
       spaced += line + "\n";
       bare += line + "\n";
