@@ -25,13 +25,8 @@ void JsonText::NewLine(size_t level) {
 }
 
 void JsonText::BeforeValue() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
-  }
-  if (counts_.empty()) return;
-  if (counts_.back()++ > 0) out_->push_back(',');
-  if (pretty_) NewLine(counts_.size());
+  char buf[kShortBuffer];
+  out_->append(buf, Separator(buf));
 }
 
 void JsonText::Open(char bracket) {
@@ -47,16 +42,21 @@ void JsonText::Close(char bracket) {
   out_->push_back(bracket);
 }
 
-size_t JsonText::SeparatorInto(char* buf) {
+size_t JsonText::Separator(char* buf) {
   if (after_key_) {
     after_key_ = false;
     return 0;
   }
   if (counts_.empty()) return 0;
+  const bool comma = counts_.back()++ > 0;
   const size_t indent = depth_ + 2 * counts_.size();
-  if (pretty_ && indent > kMaxIndent) return kShortBuffer;
+  if (pretty_ && indent > kMaxIndent) {  // deep: written out at once
+    if (comma) out_->push_back(',');
+    NewLine(counts_.size());
+    return 0;
+  }
   size_t n = 0;
-  if (counts_.back()++ > 0) buf[n++] = ',';
+  if (comma) buf[n++] = ',';
   if (pretty_) {
     buf[n++] = '\n';
     std::memset(buf + n, ' ', indent);
@@ -129,8 +129,7 @@ bool JsonText::ShortPlain(std::string_view s, std::string_view after) {
   for (const char c : s)
     if (!kPlain.plain[static_cast<unsigned char>(c)]) return false;
   char buf[kShortBuffer];
-  size_t n = SeparatorInto(buf);
-  if (n == kShortBuffer) return false;
+  size_t n = Separator(buf);
   buf[n++] = '"';
   s.copy(buf + n, s.size());  // (memcpy from an empty view's null pointer is undefined)
   n += s.size();
@@ -186,20 +185,12 @@ void JsonText::Escaped(std::string_view s) {
   out_->push_back('"');
 }
 
-// A number goes out after its separator in one append (kShortBuffer has
-// room for both), or after BeforeValue() when the indentation is too deep:
-// the bytes of `buf` before the number.
-size_t JsonText::NumberSeparator(char* buf) {
-  const size_t n = SeparatorInto(buf);
-  if (n != kShortBuffer) return n;
-  BeforeValue();
-  return 0;
-}
-
+// A number goes out with its separator in one append (kShortBuffer has
+// room for both).
 template <typename Integer>
 void JsonText::WholeNumber(Integer v) {
   char buf[kShortBuffer];
-  const size_t n = NumberSeparator(buf);
+  const size_t n = Separator(buf);
   out_->append(buf, std::to_chars(buf + n, buf + sizeof buf, v).ptr);
 }
 
@@ -208,7 +199,7 @@ void JsonText::Uint(uint64_t v) { WholeNumber(v); }
 
 void JsonText::Double(double v) {
   char buf[kShortBuffer];
-  const size_t n = NumberSeparator(buf);
+  const size_t n = Separator(buf);
   if (!std::isfinite(v)) {
     out_->append(buf, n);
     out_->append("null");

@@ -45,14 +45,14 @@ class JsonText {
   static constexpr size_t kMaxIndent = 64;  // spaces of a short separator
 
   void BeforeValue();
-  /// BeforeValue's bytes written to `buf` (kShortBuffer bytes, from 0):
-  /// their count, or kShortBuffer (and nothing done) when the line's
-  /// indentation is deeper than kMaxIndent.
-  size_t SeparatorInto(char* buf);
-  /// A short string that needs no escaping, quoted, after the separator:
-  /// false (and nothing done) when it is not one.
+  /// The separator before a value (a comma, and when pretty a line break
+  /// and the indentation) written to `buf` (kShortBuffer bytes, from 0):
+  /// its length. Deeper than kMaxIndent, it is appended to the output at
+  /// once instead, and the length is 0.
+  size_t Separator(char* buf);
+  /// A short string that needs no escaping, quoted, after the separator
+  /// and followed by `after`: false (and nothing done) when it is not one.
   bool ShortPlain(std::string_view s, std::string_view after);
-  size_t NumberSeparator(char* buf);
   template <typename Integer>
   void WholeNumber(Integer v);
   void Open(char bracket);
