@@ -21,8 +21,6 @@ enum Column : size_t {
 
 constexpr size_t kMaxHeldText = 200;  // of a cut record's first line, in a diagnostic
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 // 23 columns in 9.6 - 12, 24 in 13 (backend_type), 26 from 14 on.
 bool IsCsvlogWidth(size_t n) { return n == 23 || n == 24 || n == 26; }
 

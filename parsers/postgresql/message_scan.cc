@@ -4,12 +4,12 @@
 // one, or which one RE2 takes first.
 #include "parsers/postgresql/message_scan.h"
 
+#include "text/number.h"
 #include "text/utf8.h"
 
 namespace lockgraph {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // \s in RE2: [\t\n\f\r ]; \S is every other character.
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 

@@ -1,10 +1,10 @@
 // See prefix_skeleton.h.
 #include "parsers/postgresql/prefix_skeleton.h"
 
+#include "text/number.h"
+
 namespace lockgraph {
 namespace {
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // What %m and %t print first (prefix.cc's kTimeMs and kTimeS): 'd' a digit.
 constexpr std::string_view kTimeShape = "dddd-dd-dd dd:dd:dd.ddd";

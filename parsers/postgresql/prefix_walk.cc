@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "text/number.h"
 #include "text/utf8.h"
 
 namespace lockgraph {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
 bool IsZone(char c) {  // [A-Za-z0-9+:\-]
   return IsDigit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '+' ||

@@ -9,6 +9,9 @@
 
 namespace lockgraph {
 
+/// An ASCII digit, in no locale (<cctype>'s isdigit asks the locale).
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
 /// `s` read whole as a number of type T (an integer type), or nullopt when
 /// it is empty, has anything else in it, or does not fit T.
 template <typename T>

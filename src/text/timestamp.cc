@@ -1,12 +1,12 @@
 // See timestamp.h.
 #include "text/timestamp.h"
 
+#include "text/number.h"
 #include "text/number_text.h"
 
 namespace lockgraph {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAlpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 
 /// A cursor over the text; every reader moves only on success.
