@@ -55,6 +55,13 @@ class Helper {
     reader_.ShareReads([this] { Wake(); });
     thread_ = std::thread([this] { Run(); });
   }
+  /// Waits (at most 10 s) until the helper has been woken and tried to
+  /// read once: on a loaded machine it may else never get a core before
+  /// the reader is done.
+  void WaitForFirstTry() {
+    std::unique_lock<std::mutex> lock(mu_);
+    tried_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return tried_; });
+  }
   ~Helper() {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -81,14 +88,16 @@ class Helper {
       if (rng_() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng_() % 300));
       if (reader_.ReadForOther()) ++reads_;
       lock.lock();
+      tried_ = true;
+      tried_cv_.notify_all();
     }
   }
 
   LineReader& reader_;
   std::mt19937 rng_;
   std::mutex mu_;
-  std::condition_variable cv_;
-  bool woken_ = false, stop_ = false;
+  std::condition_variable cv_, tried_cv_;
+  bool woken_ = false, stop_ = false, tried_ = false;
   int& reads_;
   std::thread thread_;
 };
@@ -111,6 +120,8 @@ Taken ReadByBlocks(const std::string& path, size_t block, uint32_t seed, bool* o
       block,
       [&](std::string_view lines, bool at_end) -> size_t {
         ++t.blocks;
+        // The helper was woken when this block was taken: let it try once.
+        if (helper && t.blocks == 2) helper->WaitForFirstTry();
         t.largest = std::max(t.largest, lines.size());
         REQUIRE(t.at_end == 0);
         if (at_end) {
