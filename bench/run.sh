@@ -24,7 +24,9 @@
 # 5. times a 100,000-waiting-process wait-for graph (bench/graph_bench.cc,
 #    and a pg_locks snapshot through `lockgraph analyze` when lockgraph reads
 #    that format);
-# 6. the pipe filter's latency (bench/stdin_latency.py on the heads of
+# 6. each format's file with --threads 1 up to the CPUs there are (at least
+#    3), wall and CPU time: how many cores were at work;
+# 7. the pipe filter's latency (bench/stdin_latency.py on the heads of
 #    samples/postgresql/scenarios.{log,csv,json}, a message every 0.15 s).
 # Prints a Markdown report, each of issue 20's targets against what this run
 # measured (the stderr ones against the same run's grep -F), and keeps a copy
@@ -33,6 +35,7 @@
 # Environment: BENCH_SEED (1), BENCH_REPEAT (1: runs per measurement, the
 # fastest is kept), BENCH_PGBADGER_FULL (1), BENCH_SKIP_PGBADGER (0),
 # BENCH_SKIP_10X (0), BENCH_SKIP_ALL_OUTPUTS (0), BENCH_SKIP_LATENCY (0),
+# BENCH_SKIP_THREADS (0),
 # LOCKGRAPH_BENCH_DIR, LOCKGRAPH_BENCH_REV: measure a committed revision
 # (e.g. HEAD) built from `git archive` in $LOCKGRAPH_BENCH_DIR/src-REV/
 # instead of the working tree as it is (which other work may be changing).
@@ -189,6 +192,23 @@ for fmt in stderr csvlog jsonlog; do
   cp "$TMP/check.txt" "$CACHE/check-$fmt-${SIZE_MB}M.txt"
 done
 
+# ---------------------------------------------------------------- threads
+# Issue 20: every core at work. Each format's file with --threads 1 up to the
+# CPUs there are, and at least 3 (a stderr file parses on threads - 1
+# threads from 3 on, the rules' thread being the other one).
+THREAD_ROWS=()
+MAX_THREADS=$(( $(nproc) > 3 ? $(nproc) : 3 ))
+if [ "${BENCH_SKIP_THREADS:-0}" != 1 ]; then
+  for fmt in stderr csvlog jsonlog; do
+    f=$(data_file "$fmt" "$SIZE_MB"); mb=$(size_mb "$f")
+    for ((t = 1; t <= MAX_THREADS; t++)); do
+      say "$fmt: lockgraph analyze --threads $t --format json ($mb MB)"
+      timed /dev/null "$LG" analyze --threads "$t" --format json "$f"
+      THREAD_ROWS+=("| $fmt | $t | $WALL | $CPU | $(awk -v c="$CPU" -v w="$WALL" 'BEGIN{ if (w > 0) printf "%.2f", c/w; else print "-" }') | $(mbs "$mb" "$WALL") | $RSS_MB |")
+    done
+  done
+fi
+
 # ---------------------------------------------------------------- every output and command
 # Issue 20: memory bounded for every output and command. json, ndjson and
 # text under analyze are above; here the other formats, `check` in every
@@ -321,6 +341,7 @@ targets() {
   if [ -n "$LAT_MAX" ]; then
     echo "* pipe filter latency (the table above), the largest: $LAT_MAX ms; target within 100 ms: $(at_most "$LAT_MAX" 100)"
   fi
+  echo "* every core at work: stderr, csvlog and jsonlog files are parsed on several threads (the threads table: stderr from \`--threads 3\` on), the output the same byte for byte (tests/parallel/run.sh); a syslog file is parsed on one thread: NOT met for syslog"
   echo
   echo "Issue 7's, still held to:"
   echo
@@ -363,6 +384,15 @@ REPORT=$CACHE/results-$(date -u +%Y%m%dT%H%M%SZ)-${SIZE_MB}M.md
   echo "|---|---|---:|---:|---:|---:|"
   printf '%s\n' "${RSS_ROWS[@]}"
   echo
+  if [ ${#THREAD_ROWS[@]} -gt 0 ]; then
+    echo "\`lockgraph analyze --threads N --format json\` on the ${SIZE_MB} MB files, N from 1 to the CPUs there are (at least 3);"
+    echo "CPU / wall is how many cores were at work on average:"
+    echo
+    echo "| input | --threads | wall s | CPU s | CPU / wall | MB/s (wall) | peak RSS MB |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${THREAD_ROWS[@]}"
+    echo
+  fi
   if [ ${#ALL_ROWS[@]} -gt 0 ]; then
     echo "Every other output and command on the ${SIZE_MB} MB stderr file (\`x 10\`: ten times through a pipe):"
     echo

@@ -12,14 +12,17 @@ constexpr const char* kCatchAll = "%*";
 
 }  // namespace
 
+bool PrefixRedetector::MayTry(std::string_view line, const PrefixMatcher& current) {
+  if (current.prefix() == kCatchAll || line.empty() || line[0] == ' ' || line[0] == '\t')
+    return false;
+  std::string_view word;
+  return FindLabelStart(line, &word) != std::string_view::npos && LookupLabel(word);
+}
+
 std::unique_ptr<PrefixMatcher> PrefixRedetector::Retry(std::string_view line,
                                                        const PrefixMatcher& current,
                                                        std::string* note) {
-  if (!tries_left_ || current.prefix() == kCatchAll || line.empty() || line[0] == ' ' ||
-      line[0] == '\t')
-    return nullptr;
-  std::string_view word;
-  if (FindLabelStart(line, &word) == std::string_view::npos || !LookupLabel(word)) return nullptr;
+  if (!tries_left_ || !MayTry(line, current)) return nullptr;
   --tries_left_;
   sample_.emplace_back(line);
   std::optional<std::string> prefix = DetectPrefix(sample_, nullptr);

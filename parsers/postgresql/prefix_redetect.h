@@ -37,6 +37,13 @@ class PrefixRedetector {
   std::unique_ptr<PrefixMatcher> Retry(std::string_view line, const PrefixMatcher& current,
                                        std::string* note);
 
+  /// False once the tries are spent (or with --prefix): Retry() then
+  /// returns null for every line.
+  bool enabled() const { return tries_left_ > 0; }
+  /// False when Retry() would return null for `line` whatever the lines
+  /// kept: it does not look prefixed, or `current` is the catch-all.
+  static bool MayTry(std::string_view line, const PrefixMatcher& current);
+
  private:
   static constexpr int kMaxTries = 32;
   static constexpr size_t kSampleLines = 256;

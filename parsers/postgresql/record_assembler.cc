@@ -10,7 +10,6 @@
 namespace lockgraph {
 namespace {
 
-constexpr uint64_t kIdleLines = 20000;
 constexpr int64_t kNoPid = -1;
 
 }  // namespace
@@ -36,6 +35,7 @@ std::string* RecordAssembler::PartField(LogRecord& r, PartLabel label) {
 
 void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
   ++ordinal_;
+  EvictStale();
   const int64_t key = line.pid.value_or(kNoPid);
   if (last_key_ && *last_key_ != key) {
     auto last = open_.find(*last_key_);
@@ -66,7 +66,6 @@ void RecordAssembler::OnPrefixed(const PrefixedLine& line, uint64_t line_no) {
     if (o.keep)
       if (std::string* field = PartField(o.record, line.label)) *field = std::string(line.text);
   }
-  if ((ordinal_ & 1023) == 0) EvictStale(ordinal_);
 }
 
 void RecordAssembler::Start(int64_t key, const PrefixedLine& line, uint64_t line_no) {
@@ -87,11 +86,13 @@ void RecordAssembler::Start(int64_t key, const PrefixedLine& line, uint64_t line
   o.seq = next_seq_++;
   open_by_seq_.emplace(o.seq, key);
   if (line.session) o.record.session = *line.session;
+  if (open_.size() == 1) oldest_seen_ = ordinal_;
   o.last_seen = ordinal_;
 }
 
 void RecordAssembler::OnSkippedLine(int64_t pid) {
   ++ordinal_;
+  EvictStale();
   if (last_key_ && *last_key_ != pid) {
     auto last = open_.find(*last_key_);
     if (last != open_.end() && last->second.last == PartLabel::kStatement) Close(*last_key_);
@@ -101,6 +102,7 @@ void RecordAssembler::OnSkippedLine(int64_t pid) {
 
 void RecordAssembler::OnContinuation(std::string_view text, uint64_t line_no) {
   ++ordinal_;
+  EvictStale();
   if (!last_key_) return;
   auto it = open_.find(*last_key_);
   if (it == open_.end()) return;
@@ -132,12 +134,44 @@ void RecordAssembler::Release() {
   }
 }
 
-void RecordAssembler::EvictStale(uint64_t now) {
+// oldest_seen_ is at most the least last_seen of the open records: a
+// record's last_seen only grows, and a record starts at the current ordinal.
+void RecordAssembler::EvictIdle() {
   std::vector<int64_t> stale;
-  for (const auto& [key, o] : open_)
-    if (now - o.last_seen > kIdleLines) stale.push_back(key);
+  uint64_t oldest = ordinal_;
+  for (const auto& [key, o] : open_) {
+    if (ordinal_ - o.last_seen > kIdleLines) {
+      stale.push_back(key);
+    } else {
+      oldest = std::min(oldest, o.last_seen);
+    }
+  }
+  oldest_seen_ = oldest;
   std::sort(stale.begin(), stale.end());
   for (int64_t key : stale) Close(key);
+}
+
+void RecordAssembler::ShiftLines(uint64_t n) {
+  for (auto& [key, o] : open_) {
+    o.record.source.first_line += n;
+    o.record.source.last_line += n;
+  }
+  for (auto& [seq, record] : closed_) {
+    record.source.first_line += n;
+    record.source.last_line += n;
+  }
+}
+
+void RecordAssembler::Fingerprint(uint64_t line_shift, std::vector<uint64_t>* out) const {
+  if (open_.empty()) return;  // then nothing is pending either
+  out->push_back(last_key_ ? static_cast<uint64_t>(*last_key_) : UINT64_MAX);
+  for (const auto& [seq, key] : open_by_seq_) {
+    const Open& o = open_.at(key);
+    out->insert(out->end(), {o.record.source.first_line - line_shift, static_cast<uint64_t>(key),
+                             static_cast<uint64_t>(o.last), ordinal_ - o.last_seen});
+  }
+  out->push_back(UINT64_MAX);
+  for (const auto& [seq, record] : closed_) out->push_back(record.source.first_line - line_shift);
 }
 
 RecordAssembler::Open* RecordAssembler::LooksCut() {

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "model/log_record.h"
 
@@ -80,6 +82,19 @@ class RecordAssembler {
   /// before it, and keeps the TAB lines after it away from open records.
   void OnSkippedLine(int64_t pid);
 
+  /// Where records go from now on (an assembler taken over from a part
+  /// read on another thread, stderr_chunks.h).
+  void SetEmit(Emit emit) { emit_ = std::move(emit); }
+  /// Adds `n` to the line numbers of every record not emitted yet.
+  void ShiftLines(uint64_t n);
+  /// Appends what tells this state from another's after the same lines
+  /// (stderr_chunks.h): for each open record in order, its first line (less
+  /// `line_shift`), pid, last part and idle lines; the backend of the last
+  /// line; the first lines of the records closed but not yet emitted. A
+  /// record that began on the same line in both has the same parts. Nothing
+  /// when no record is open.
+  void Fingerprint(uint64_t line_shift, std::vector<uint64_t>* out) const;
+
  private:
   struct Open {
     LogRecord record;
@@ -99,7 +114,14 @@ class RecordAssembler {
   /// Emits closed records in the order their primary lines came, each once
   /// every record that started before it is closed too.
   void Release();
-  void EvictStale(uint64_t now);
+  /// Closes every record idle for more than kIdleLines lines: called for
+  /// each line, before it is read, so that when a record goes depends only
+  /// on the lines since its last one (not on where the count began).
+  void EvictStale() {
+    if (!open_.empty() && ordinal_ - oldest_seen_ > kIdleLines) EvictIdle();
+  }
+  void EvictIdle();
+  static constexpr uint64_t kIdleLines = 20000;
   std::string* PartField(LogRecord& r, PartLabel label);
 
   std::string file_;
@@ -112,6 +134,7 @@ class RecordAssembler {
   std::optional<int64_t> last_key_;
   uint64_t ordinal_ = 0;
   uint64_t next_seq_ = 0;
+  uint64_t oldest_seen_ = 0;  // at most the least last_seen of the open records
 };
 
 }  // namespace lockgraph

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,6 +14,24 @@
 #include "parsers/postgresql/record_reader.h"
 
 namespace lockgraph::record_test {
+
+inline std::string Opt(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "-"; }
+inline std::string Opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; }
+
+/// Every field of a record, one string.
+inline std::string Describe(const LogRecord& r) {
+  const SessionInfo& s = r.session;
+  std::string out = "record " + r.source.file + ":" + std::to_string(r.source.first_line) + "-" +
+                    std::to_string(r.source.last_line) + " [" + r.source.kind + "]";
+  for (const std::string* f : {&r.time, &r.severity, &r.sqlstate, &r.message, &r.detail, &r.hint,
+                               &r.context, &r.statement, &s.user, &s.database, &s.application,
+                               &s.host, &s.session_id, &s.backend_type, &s.command_tag, &s.vxid})
+    out += "|" + *f;
+  out += "|pid=" + Opt(r.pid) + "|xid=" + Opt(s.xid) + "|line=" + Opt(s.session_line) +
+         "|qid=" + Opt(s.query_id) + (r.truncated ? "|cut" : "") +
+         (r.primary_missing ? "|no-primary" : "");
+  return out;
+}
 
 /// Lines of `text` split at '\n' (kept '\r'); a final '\n' ends the last
 /// line instead of starting an empty one.

@@ -18,6 +18,7 @@
 #include "parsers/postgresql/event_builder.h"
 #include "parsers/postgresql/jsonlog_reader.h"
 #include "parsers/postgresql/record_chunks.h"
+#include "record_test_util.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -25,23 +26,7 @@ namespace fs = std::filesystem;
 namespace lockgraph {
 namespace {
 
-std::string Opt(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "-"; }
-std::string Opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; }
-
-/// Every field of a record, one string.
-std::string Describe(const LogRecord& r) {
-  const SessionInfo& s = r.session;
-  std::string out = "record " + r.source.file + ":" + std::to_string(r.source.first_line) + "-" +
-                    std::to_string(r.source.last_line) + " [" + r.source.kind + "]";
-  for (const std::string* f : {&r.time, &r.severity, &r.sqlstate, &r.message, &r.detail, &r.hint,
-                               &r.context, &r.statement, &s.user, &s.database, &s.application,
-                               &s.host, &s.session_id, &s.backend_type, &s.command_tag, &s.vxid})
-    out += "|" + *f;
-  out += "|pid=" + Opt(r.pid) + "|xid=" + Opt(s.xid) + "|line=" + Opt(s.session_line) +
-         "|qid=" + Opt(s.query_id) + (r.truncated ? "|cut" : "") +
-         (r.primary_missing ? "|no-primary" : "");
-  return out;
-}
+using record_test::Describe;
 
 /// What a reader delivers, in order, as RecordReaderParser asks for it.
 struct Delivered {

@@ -8,86 +8,20 @@
 // longer than the 512 bytes a label is looked for in, no final newline).
 #include <catch2/catch.hpp>
 
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "emit/event_json.h"
-#include "parsers/block_parser.h"
 #include "parsers/builtin_formats.h"
+#include "stderr_test_util.h"
 #include "support.h"
 
 namespace lockgraph {
 namespace {
 
-struct Collected : ParseSink {
-  std::vector<std::string> items;
-  void OnEvent(Event&& ev) override { items.push_back("event " + EventJsonText(ev, -1, 0)); }
-  void OnUnparsed(const std::string& file, uint64_t line, std::string_view text) override {
-    items.push_back("unparsed " + file + ":" + std::to_string(line) + " " + std::string(text));
-  }
-  void OnDiagnostic(Diagnostic&& d) override {
-    items.push_back("diagnostic " + d.file + ":" + std::to_string(d.line) + " " + d.message);
-  }
-};
-
-std::string Counts(const LineCounts& c) {
-  return "counts " + std::to_string(c.total) + " " + std::to_string(c.parsed) + " " +
-         std::to_string(c.skipped) + " " + std::to_string(c.unparsed) + " " +
-         std::to_string(c.unattached);
-}
-
-/// The stderr parser for `text` as analyze makes it: the prefix detected
-/// on the first lines, or none when the sniff does not take the text.
-std::unique_ptr<LineParser> Parser(const InputFormat& format, std::string_view text,
-                                   ParseSink& sink) {
-  std::vector<std::string> head;
-  for (size_t begin = 0; begin < text.size() && head.size() < 200;) {
-    const size_t end = std::min(text.find('\n', begin), text.size());
-    head.emplace_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  const SniffResult sniff = format.Sniff(head, ParseOptions{});
-  if (sniff.verdict != SniffResult::Verdict::kMatch) return nullptr;
-  auto parser = format.CreateParser("f", ParseOptions{}, sniff.detected, sink);
-  parser->Prepare(head);
-  return parser;
-}
-
-/// Line by line, as from a pipe; empty when the sniff does not take it.
-std::vector<std::string> LineByLine(const InputFormat& format, std::string_view text) {
-  Collected out;
-  auto parser = Parser(format, text, out);
-  if (!parser) return {};
-  uint64_t line_no = 0;
-  for (size_t begin = 0; begin < text.size();) {
-    const size_t end = std::min(text.find('\n', begin), text.size());
-    parser->ParseLine(text.substr(begin, end - begin), ++line_no);
-    begin = end + 1;
-  }
-  parser->Finish();
-  out.items.push_back(Counts(parser->counts()));
-  return out.items;
-}
-
-/// As LineReader::ForEachBlock hands a file's blocks over.
-std::vector<std::string> ByBlocks(const InputFormat& format, std::string_view text, size_t block) {
-  Collected out;
-  auto parser = Parser(format, text, out);
-  REQUIRE(parser);
-  BlockParser* blocks = AsBlockParser(*parser);
-  REQUIRE(blocks);
-  CHECK_FALSE(blocks->ParsesOnThreads());
-  test::ForEachBlockOf(text, block, [&](std::string_view data, bool at_end) {
-    const size_t took = blocks->ParseBlock(data, at_end);
-    REQUIRE(took == data.size());
-    return took;
-  });
-  parser->Finish();
-  out.items.push_back(Counts(parser->counts()));
-  return out.items;
-}
+using stderr_test::ByBlocks;
+using stderr_test::HostileStderr;
+using stderr_test::LineByLine;
 
 /// True when `text` is read as stderr at all; then every way of cutting it
 /// into blocks gave what line by line gave.
@@ -105,32 +39,6 @@ bool ExpectSameByBlocks(std::string_view text, const std::string& what) {
     }
   }
   return true;
-}
-
-/// A stderr log made of the lines of `pool` with what pastes, editors and
-/// grep do to lines, and long lines.
-std::string HostileStderr(uint32_t seed, const std::vector<std::string>& pool) {
-  std::mt19937 rng(seed);
-  std::string out;
-  for (int i = 0; i < 3000; ++i) {
-    std::string line = pool[rng() % pool.size()];
-    switch (rng() % 12) {
-      case 0: line += "\r"; break;
-      case 1: line += " \t "; break;
-      case 2:
-        if (!line.empty() && line[0] == '\t') line.replace(0, 1, "    ");  // a TAB lost in a paste
-        break;
-      case 3: out += "\n"; break;
-      case 4: out += "--\n"; break;
-      case 5: line += std::string(600 + rng() % 900, 'x'); break;
-      case 6: line = std::string(520 + rng() % 40, 'y') + " LOG:  after 512 bytes"; break;
-      case 7: line.insert(0, "[" + std::to_string(rng() % 9) + "]:  "); break;
-      default: break;
-    }
-    out += line + "\n";
-  }
-  if (seed % 2) out.pop_back();  // no final newline
-  return out;
 }
 
 TEST_CASE("stderr read by blocks: the samples", "[stderr-blocks]") {
