@@ -12,7 +12,7 @@
 // part found after that point and the state it ended in. A part never met
 // so within its first lines (a record open across them that the part did
 // not see begin, another prefix taken on a line) is read again, all of it,
-// by the real reader. docs/performance.md#parallel-stderr.
+// by the real reader. docs/performance.md#parallel-stderr-2026-12-06-night.
 #pragma once
 
 #include <cstddef>

@@ -97,7 +97,7 @@ class StderrParser final : public LineParser,
   // A part of 512 KiB per parsing thread, blocks of at most 16 MiB (the
   // reader holds two); 1 MiB on one thread. Parts of 4 MiB took 0.62 s of
   // the 1 GiB file with three threads on two cores, 512 KiB 0.46 s, less
-  // than 512 KiB no less (docs/performance.md#parallel-stderr).
+  // than 512 KiB no less (docs/performance.md#parallel-stderr-2026-12-06-night).
   static constexpr size_t kPartBytes = 512 << 10;
   static constexpr size_t kMaxBlockBytes = 16 << 20;
 

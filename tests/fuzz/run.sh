@@ -24,7 +24,7 @@ cmake --build "$BUILD" -j"${FUZZ_JOBS:-2}" --target lockgraph_fuzz_targets >/dev
 # and tests/fuzz/seeds/); the sniffer target gets all of them.
 seed_patterns() {
   case "$1" in
-    fuzz_pg_stderr) echo '*.log' ;;
+    fuzz_pg_stderr | fuzz_pg_stderr_chunks) echo '*.log' ;;
     fuzz_pg_syslog) echo 'syslog-*.log stderr-*.log' ;;
     fuzz_pg_csvlog | fuzz_pglocks_csv) echo '*.csv' ;;
     fuzz_mysql_snapshot) echo 'mariadb-*-snapshot*' ;;
@@ -73,6 +73,7 @@ for name in "${targets[@]}"; do
   seed "$name" "$CORPUS/$name"
   dict=()
   short=${name#fuzz_}
+  short=${short%_chunks}  # the chunked stderr reader: stderr's dictionary
   [ -f "$ROOT/tests/fuzz/dict/$short.dict" ] && dict=(-dict="$ROOT/tests/fuzz/dict/$short.dict")
   echo "fuzz: $name for ${SECONDS_EACH}s"
   if ! "$target" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=25 -rss_limit_mb=2048 \
