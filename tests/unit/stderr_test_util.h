@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <string>
@@ -114,6 +115,53 @@ inline std::string HostileStderr(uint32_t seed, const std::vector<std::string>& 
   }
   if (seed % 2) out.pop_back();  // no final newline
   return out;
+}
+
+
+/// True when `text` is read as stderr at all; then reading it by blocks of
+/// each of `blocks` bytes, asking for each of `threads` threads, gave what
+/// line by line gave, item by item.
+inline bool ExpectSameByBlocks(std::string_view text, const std::string& what,
+                               std::initializer_list<unsigned> threads,
+                               std::initializer_list<size_t> blocks) {
+  const auto format = MakePgStderrFormat();
+  const std::vector<std::string> expected = LineByLine(*format, text);
+  if (expected.empty()) return false;
+  for (unsigned n : threads) {
+    for (size_t block : blocks) {
+      INFO(what << ", " << n << " threads, blocks of " << block << " bytes");
+      const std::vector<std::string> got = ByBlocks(*format, text, block, n);
+      REQUIRE(got.size() == expected.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        INFO("item " << i);
+        REQUIRE(got[i] == expected[i]);
+      }
+    }
+  }
+  return true;
+}
+
+/// Calls `expect(text, path)` on every uncompressed sample input; returns
+/// how many it said true for.
+template <typename Expect>
+size_t OnEverySample(Expect&& expect) {
+  size_t read = 0;
+  for (const std::string& path : test::SampleInputs()) {
+    if (path.ends_with(".gz") || path.ends_with(".zst")) continue;
+    read += expect(test::ReadFile(path), path);
+  }
+  return read;
+}
+
+/// The lines HostileStderr draws from: the scenarios and groups samples.
+inline std::vector<std::string> HostilePool() {
+  std::vector<std::string> pool;
+  for (const char* name : {"/postgresql/scenarios.log", "/postgresql/groups.log"})
+    for (std::string& line :
+         test::SplitLines(test::ReadFile(LOCKGRAPH_SAMPLES_DIR + std::string(name))))
+      pool.push_back(std::move(line));
+  REQUIRE(pool.size() > 1000);
+  return pool;
 }
 
 }  // namespace lockgraph::stderr_test

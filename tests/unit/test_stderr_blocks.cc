@@ -23,39 +23,18 @@ using stderr_test::ByBlocks;
 using stderr_test::HostileStderr;
 using stderr_test::LineByLine;
 
-/// True when `text` is read as stderr at all; then every way of cutting it
-/// into blocks gave what line by line gave.
+/// Blocks of 1 byte (a line a block) to 1 MiB, on one parsing thread.
 bool ExpectSameByBlocks(std::string_view text, const std::string& what) {
-  const auto format = MakePgStderrFormat();
-  const std::vector<std::string> expected = LineByLine(*format, text);
-  if (expected.empty()) return false;
-  for (size_t block : {size_t{1}, size_t{97}, size_t{4096}, size_t{1} << 20}) {
-    INFO(what << ", blocks of " << block << " bytes");
-    const std::vector<std::string> got = ByBlocks(*format, text, block);
-    REQUIRE(got.size() == expected.size());
-    for (size_t i = 0; i < got.size(); ++i) {
-      INFO("item " << i);
-      REQUIRE(got[i] == expected[i]);
-    }
-  }
-  return true;
+  return stderr_test::ExpectSameByBlocks(text, what, {1u},
+                                         {size_t{1}, size_t{97}, size_t{4096}, size_t{1} << 20});
 }
 
 TEST_CASE("stderr read by blocks: the samples", "[stderr-blocks]") {
-  size_t read = 0;
-  for (const std::string& path : test::SampleInputs()) {
-    if (path.ends_with(".gz") || path.ends_with(".zst")) continue;
-    read += ExpectSameByBlocks(test::ReadFile(path), path);
-  }
-  CHECK(read > 40);
+  CHECK(stderr_test::OnEverySample(ExpectSameByBlocks) > 40);
 }
 
 TEST_CASE("stderr read by blocks: what pastes and editors do to lines", "[stderr-blocks]") {
-  std::vector<std::string> pool;
-  for (const char* name : {"/postgresql/scenarios.log", "/postgresql/groups.log"})
-    for (std::string& line : test::SplitLines(test::ReadFile(LOCKGRAPH_SAMPLES_DIR + std::string(name))))
-      pool.push_back(std::move(line));
-  REQUIRE(pool.size() > 1000);
+  const std::vector<std::string> pool = stderr_test::HostilePool();
   for (uint32_t seed = 1; seed <= 6; ++seed)
     CHECK(ExpectSameByBlocks(HostileStderr(seed, pool), "seed " + std::to_string(seed)));
 }

@@ -27,28 +27,12 @@
 namespace lockgraph {
 namespace {
 
-using stderr_test::ByBlocks;
 using stderr_test::HostileStderr;
-using stderr_test::LineByLine;
 
-/// True when `text` is read as stderr at all; then every way of cutting it
-/// into blocks and parts gave what line by line gave.
+/// 3, 4 and 7 threads (2, 3 and 6 parsing), blocks of 97 bytes to 1 MiB.
 bool ExpectSameOnThreads(std::string_view text, const std::string& what) {
-  const auto format = MakePgStderrFormat();
-  const std::vector<std::string> expected = LineByLine(*format, text);
-  if (expected.empty()) return false;
-  for (unsigned threads : {3u, 4u, 7u}) {
-    for (size_t block : {size_t{97}, size_t{4096}, size_t{1} << 20}) {
-      INFO(what << ", " << threads << " threads, blocks of " << block << " bytes");
-      const std::vector<std::string> got = ByBlocks(*format, text, block, threads);
-      REQUIRE(got.size() == expected.size());
-      for (size_t i = 0; i < got.size(); ++i) {
-        INFO("item " << i);
-        REQUIRE(got[i] == expected[i]);
-      }
-    }
-  }
-  return true;
+  return stderr_test::ExpectSameByBlocks(text, what, {3u, 4u, 7u},
+                                         {size_t{97}, size_t{4096}, size_t{1} << 20});
 }
 
 /// What StderrLines delivers, each record with every field.
@@ -136,20 +120,11 @@ std::string Duration(int n) {
 }
 
 TEST_CASE("stderr on several threads: the samples", "[stderr-chunks]") {
-  size_t read = 0;
-  for (const std::string& path : test::SampleInputs()) {
-    if (path.ends_with(".gz") || path.ends_with(".zst")) continue;
-    read += ExpectSameOnThreads(test::ReadFile(path), path);
-  }
-  CHECK(read > 40);
+  CHECK(stderr_test::OnEverySample(ExpectSameOnThreads) > 40);
 }
 
 TEST_CASE("stderr on several threads: what pastes and editors do to lines", "[stderr-chunks]") {
-  std::vector<std::string> pool;
-  for (const char* name : {"/postgresql/scenarios.log", "/postgresql/groups.log"})
-    for (std::string& line : test::SplitLines(test::ReadFile(LOCKGRAPH_SAMPLES_DIR + std::string(name))))
-      pool.push_back(std::move(line));
-  REQUIRE(pool.size() > 1000);
+  const std::vector<std::string> pool = stderr_test::HostilePool();
   for (uint32_t seed = 1; seed <= 6; ++seed)
     CHECK(ExpectSameOnThreads(HostileStderr(seed, pool), "seed " + std::to_string(seed)));
 }
