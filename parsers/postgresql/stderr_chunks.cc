@@ -2,8 +2,8 @@
 #include "parsers/postgresql/stderr_chunks.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
-#include <variant>
 
 namespace lockgraph {
 namespace {
@@ -14,22 +14,53 @@ namespace {
 // makes the real reader read the whole part.
 constexpr size_t kMaxPoints = 128;
 
-struct Unparsed {
-  uint64_t line_no;
-  std::string text;
-};
+// What a part's reader may keep of its findings: past it, the part is read
+// again by the real reader (a part of lines not understood, or of nothing
+// but lock waits, at --threads 64 would else hold many times its size).
+constexpr size_t kMaxRecordedBytes = 1 << 20;
 
 // What a part's reader found, in order, its line numbers counted from the
-// part's first line.
+// part's first line. A line not understood is a view into the block, which
+// outlives the part's merge.
 class Recording final : public StderrOutput {
  public:
-  std::vector<std::variant<LogRecord, Unparsed>> items;
-  void OnRecord(LogRecord&& record) override { items.emplace_back(std::move(record)); }
+  struct Item {
+    uint64_t line_no;
+    std::string_view text;  // a line not understood, or
+    size_t record;          // the index of a record (kNoRecord: none)
+  };
+  static constexpr size_t kNoRecord = SIZE_MAX;
+
+  std::vector<Item> items;
+  std::vector<LogRecord> records;
+  bool full = false;  // findings were dropped: the part must be read again
+
+  void Clear() {
+    items.clear();
+    records.clear();
+    bytes_ = 0;
+    full = false;
+  }
+  void OnRecord(LogRecord&& record) override {
+    if (!Room(sizeof(LogRecord) + record.message.size() + record.detail.size() +
+              record.hint.size() + record.context.size() + record.statement.size()))
+      return;
+    items.push_back({0, {}, records.size()});
+    records.push_back(std::move(record));
+  }
   void OnUnparsed(uint64_t line_no, std::string_view text) override {
-    items.emplace_back(Unparsed{line_no, std::string(text)});
+    if (Room(sizeof(Item))) items.push_back({line_no, text, kNoRecord});
   }
   // A part's reader never takes another prefix (StderrLines::stopped_at).
   void OnNote(Diagnostic&&) override {}
+
+ private:
+  bool Room(size_t bytes) {
+    bytes_ += bytes;
+    full = full || bytes_ > kMaxRecordedBytes;
+    return !full;
+  }
+  size_t bytes_ = 0;
 };
 
 /// The part's reader before its line `index` (0-based in the part): its
@@ -95,7 +126,7 @@ void StderrChunks::ParseBlock(std::string_view lines, StderrLines& real) {
 
 // On a worker thread, while the real reader reads the parts before.
 void StderrChunks::ReadPart(Part& part, const PartStart& start) const {
-  part.out.items.clear();
+  part.out.Clear();
   part.points.clear();
   part.prints.clear();
   part.lines = std::make_unique<StderrLines>(file_, start.matcher, nullptr, &part.out);
@@ -119,9 +150,11 @@ void StderrChunks::Merge(Part& part, StderrLines& real, unsigned generation) {
   ++stats_.parts;
   const uint64_t shift = real.line_no();
   const Point* taken = nullptr;
-  // A part read with another prefix than the real reader's, or one that
-  // met a line the real reader could take another prefix from: no point.
-  const bool usable = real.matcher_generation() == generation && !part.lines->stopped_at();
+  // A part read with another prefix than the real reader's, one that met a
+  // line the real reader could take another prefix from, or one that found
+  // more than it could keep: no point.
+  const bool usable =
+      real.matcher_generation() == generation && !part.lines->stopped_at() && !part.out.full;
   std::vector<uint64_t> print;
   const size_t p = real.ParseLinesWhile(part.text, [&](size_t index) {
     if (!usable || index >= part.points.size()) return false;
@@ -150,14 +183,15 @@ void StderrChunks::Merge(Part& part, StderrLines& real, unsigned generation) {
   }
   ++stats_.taken_over;
   for (size_t i = taken->items; i < part.out.items.size(); ++i) {
-    if (LogRecord* record = std::get_if<LogRecord>(&part.out.items[i])) {
-      record->source.first_line += shift;
-      record->source.last_line += shift;
-      real.out()->OnRecord(std::move(*record));
-    } else {
-      const Unparsed& line = std::get<Unparsed>(part.out.items[i]);
-      real.out()->OnUnparsed(line.line_no + shift, line.text);
+    const Recording::Item& item = part.out.items[i];
+    if (item.record == Recording::kNoRecord) {
+      real.out()->OnUnparsed(item.line_no + shift, item.text);
+      continue;
     }
+    LogRecord& record = part.out.records[item.record];
+    record.source.first_line += shift;
+    record.source.last_line += shift;
+    real.out()->OnRecord(std::move(record));
   }
   real.TakeOver(*part.lines, taken->counts, shift);
   part.lines.reset();

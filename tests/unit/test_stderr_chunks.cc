@@ -237,6 +237,23 @@ TEST_CASE("stderr on several threads: a TAB line changes how later lines read",
   CHECK(unparsed == 300);
 }
 
+TEST_CASE("stderr on several threads: a part that finds more than it may keep",
+          "[stderr-chunks]") {
+  // 300,000 short lines not understood: a part's reader may keep 1 MiB of
+  // findings (32 bytes a line here), so those parts are read again by the
+  // real reader, and every line is still reported, in order.
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += Duration(i);  // the sniff's 200 lines
+  for (int i = 0; i < 300000; ++i) text += "x\n";
+  for (int i = 0; i < 100; ++i) text += Duration(i);
+  const StderrChunks::Stats stats = ExpectSameInParts(text, 1 << 20);
+  CHECK(stats.taken_over < stats.parts);
+  const std::vector<std::string> items = ReadInParts(text, 2, 1 << 20).items;
+  REQUIRE(items.size() == 300001);
+  CHECK(items[0] == "unparsed 301 x");
+  CHECK(items[299999] == "unparsed 300300 x");
+}
+
 TEST_CASE("record assembler: a record idle for 20,000 lines is closed before the next",
           "[stderr-chunks]") {
   // Whatever came before: when a record closes for idleness depends only
