@@ -61,7 +61,6 @@ class StderrLines {
   const RecordAssembler& assembler() const { return assembler_; }
   const LineCounts& counts() const { return counts_; }
   uint64_t line_no() const { return line_no_; }
-  void set_line_no(uint64_t n) { line_no_ = n; }
   const std::shared_ptr<const PrefixMatcher>& matcher() const { return matcher_; }
   /// Bumped each time another prefix was taken from a line on.
   unsigned matcher_generation() const { return matcher_generation_; }
@@ -71,7 +70,6 @@ class StderrLines {
     bool in_message = false;  // the line before belongs to a message
     bool tabs_seen = false;   // a continuation line kept its TAB (so all did)
     PartLabel last_label = PartLabel::kPrimary;  // of the last prefixed line
-    bool operator==(const Mood&) const = default;
   };
   Mood mood() const { return mood_; }
   void set_mood(const Mood& mood) { mood_ = mood; }
