@@ -45,6 +45,15 @@ struct LineCounts {
     unattached += c.unattached;
     return *this;
   }
+  /// Takes away counts taken earlier (what a part read before a point).
+  LineCounts& operator-=(const LineCounts& c) {
+    total -= c.total;
+    parsed -= c.parsed;
+    skipped -= c.skipped;
+    unparsed -= c.unparsed;
+    unattached -= c.unattached;
+    return *this;
+  }
 };
 
 /// What a framing's frame said about a line (parsers/framing/framing.h).

@@ -84,11 +84,8 @@ void StderrLines::TakeOver(StderrLines& part, const LineCounts& counted, uint64_
   const bool tabs_seen = mood_.tabs_seen;
   mood_ = part.mood_;
   mood_.tabs_seen = mood_.tabs_seen || tabs_seen;
-  counts_.total += part.counts_.total - counted.total;
-  counts_.parsed += part.counts_.parsed - counted.parsed;
-  counts_.skipped += part.counts_.skipped - counted.skipped;
-  counts_.unparsed += part.counts_.unparsed - counted.unparsed;
-  counts_.unattached += part.counts_.unattached - counted.unattached;
+  counts_ += part.counts_;
+  counts_ -= counted;
   line_no_ = part.line_no_ + line_shift;
 }
 
