@@ -2,83 +2,15 @@
 // described in reference §6.5 (write_syslog: one record per physical line,
 // lines over 900 bytes cut at a word boundary, seq shared across forks).
 #include "parsers/postgresql/syslog_chunks.h"
-#include "text/number.h"
-
-#include <re2/re2.h>
 
 #include <algorithm>
-#include <charconv>
 
 namespace lockgraph {
 namespace {
 
-std::string_view View(const re2::StringPiece& p) { return {p.data(), p.size()}; }
-
 bool StartsWithTab(std::string_view s) { return !s.empty() && s.front() == '\t'; }
 
 }  // namespace
-
-std::string_view UnescapeSyslog(std::string_view in, std::string* out) {
-  if (in.find('#') == std::string_view::npos) return in;
-  out->clear();
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '#' && in.substr(i + 1, 3) == "011") {
-      out->push_back('\t');
-      i += 3;
-    } else if (in[i] == '#' && in.substr(i + 1, 3) == "012") {
-      out->push_back('\n');
-      i += 3;
-    } else {
-      out->push_back(in[i]);
-    }
-  }
-  return *out;
-}
-
-namespace {
-
-// Groups: time, host, ident, pid, (empty: where the message starts), seq,
-// chunk. `month`: the letters of a BSD timestamp's month.
-std::string FramePattern(const char* month) {
-  return std::string(R"((?:<\d{1,3}>(?:1 )?)?)"
-                     R"((\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
-                     R"(|)") +
-         month +
-         R"(\.? {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?))"
-         R"( (\S+) ([^\s\[\]]+)\[(\d+)\]:(?: |$)())"
-         R"((?:\[(\d+)(?:-(\d+))?\](?: |$))?)";
-}
-
-}  // namespace
-
-bool ParseSyslogFrame(std::string_view line, SyslogFrame* out) {
-  // A month is any letters (\pL: "déc.", "Okt"), but RE2 takes about 10 ms
-  // to compile \pL{2,9}, in every run that sniffs an input. The ASCII
-  // pattern is tried first; the full one, compiled when first needed, only
-  // on a line with a byte over 0x7f, the only kind it can match when the
-  // ASCII one does not (where both match they agree: the month's letters
-  // are followed by '.' or ' ', so both take the same run).
-  static const RE2 kAsciiFrame(FramePattern("[A-Za-z]{2,9}"));
-  re2::StringPiece g[8];
-  const re2::StringPiece text(line.data(), line.size());
-  if (!kAsciiFrame.Match(text, 0, line.size(), RE2::ANCHOR_START, g, 8)) {
-    if (std::all_of(line.begin(), line.end(), [](char c) { return (c & 0x80) == 0; }))
-      return false;
-    static const RE2 kFrame(FramePattern(R"(\pL{2,9})"));
-    if (!kFrame.Match(text, 0, line.size(), RE2::ANCHOR_START, g, 8)) return false;
-  }
-  auto pid = ParseNumber<int64_t>(View(g[4]));
-  if (!pid) return false;
-  out->time = View(g[1]);
-  out->host = View(g[2]);
-  out->ident = View(g[3]);
-  out->pid = *pid;
-  out->seq = g[6].data() ? ParseNumber<uint64_t>(View(g[6])) : std::nullopt;
-  out->chunk = g[7].data() ? ParseNumber<uint64_t>(View(g[7])) : std::nullopt;
-  out->message = line.substr(g[5].data() - line.data());
-  out->text = line.substr(g[0].size());
-  return true;
-}
 
 SyslogLineJoiner::SyslogLineJoiner(Callbacks callbacks) : cb_(std::move(callbacks)) {}
 

@@ -1,6 +1,6 @@
-// PostgreSQL's syslog output (reference §6.5, pitfalls 1 and 6): splits the
-// syslog framing off each line and joins the `[seq-chunk]` records of one
-// message back into the stderr-style physical lines PostgreSQL wrote.
+// PostgreSQL's syslog output (reference §6.5, pitfalls 1 and 6): joins the
+// `[seq-chunk]` records of one message (framing: syslog_frame.h) back into
+// the stderr-style physical lines PostgreSQL wrote.
 #pragma once
 
 #include <cstdint>
@@ -12,29 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "parsers/postgresql/syslog_frame.h"
+
 namespace lockgraph {
-
-/// One syslog line, split. Views point into the line.
-struct SyslogFrame {
-  std::string_view time;   // "Feb 11 13:15:39", "nov. 30 02:30:07", ISO 8601
-  std::string_view host;
-  std::string_view ident;  // syslog_ident, "postgres" by default
-  int64_t pid = 0;
-  std::optional<uint64_t> seq;    // [seq-chunk] or [n]
-  std::optional<uint64_t> chunk;  // only in [seq-chunk]
-  std::string_view message;       // after "ident[pid]: " (raw, still escaped)
-  std::string_view text;          // `message` after "[seq-chunk] " or "[n] "
-};
-
-/// Splits `line` (BSD `Mon DD HH:MM:SS host ident[pid]: ` with any month
-/// word, or an RFC 3339 / ISO timestamp, optionally `<PRI>`) into *out.
-/// Returns false when the line has no such framing. Thread-safe.
-bool ParseSyslogFrame(std::string_view line, SyslogFrame* out);
-
-/// Undoes rsyslog's escapes of control characters: `#011` becomes a TAB,
-/// `#012` a newline. Returns `in` itself when it has no '#', else the text
-/// written into *buffer.
-std::string_view UnescapeSyslog(std::string_view in, std::string* buffer);
 
 /// Rebuilds physical lines from the frames of a syslog file and delivers
 /// each part line (prefix + "LABEL:  text") together with its TAB

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "parsers/builtin_formats.h"
-#include "parsers/postgresql/syslog_chunks.h"
+#include "parsers/postgresql/syslog_frame.h"
 #include "parsers/postgresql/syslog_hosts.h"
 #include "parsers/postgresql/syslog_reader.h"
 

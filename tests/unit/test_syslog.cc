@@ -4,6 +4,7 @@
 
 #include "parsers/builtin_formats.h"
 #include "parsers/postgresql/syslog_chunks.h"
+#include "parsers/postgresql/syslog_frame.h"
 #include "parsers/postgresql/syslog_reader.h"
 #include "record_test_util.h"
 #include "support.h"
@@ -96,6 +97,76 @@ TEST_CASE("ParseSyslogFrame: BSD, journald and ISO timestamps, [seq-chunk], [seq
   CHECK_FALSE(ParseSyslogFrame("2021-01-21 12:58:34.900 CET [4136] ERROR:  deadlock detected", &f));
   CHECK_FALSE(ParseSyslogFrame("Feb 11 13:15:39 test-pc kernel: no pid here", &f));
   CHECK_FALSE(ParseSyslogFrame("", &f));
+}
+
+// The scanner ParseSyslogFrame tries first must take exactly what RE2's
+// ASCII pattern takes, with the same fields (tests/fuzz/fuzz_pg_syslog_frame.cc
+// does the same on any input). Each line tests one choice of the pattern.
+TEST_CASE("ScanSyslogFrame takes what the patterns take, with the same fields") {
+  const std::vector<std::pair<std::string, bool>> lines = {
+      {"Feb 11 13:15:39 test-pc postgres[10808]: [3-2] db=,user= HINT:  x", true},
+      {"Feb  1 03:04:05 h pg_main[7]: [12-10] #011Process 7: x", true},
+      {"Feb   1 03:04:05 h postgres[7]: x", false},       // three spaces
+      {"Feb 123 03:04:05 h postgres[7]: x", false},       // three-digit day
+      {"F 1 03:04:05 h postgres[7]: x", false},           // one letter
+      {"Septembers 1 03:04:05 h postgres[7]: x", false},  // ten letters
+      {"September 1 03:04:05 h postgres[7]: x", true},    // nine
+      {"Sept. 1 03:04:05.123 h postgres[7]: x", true},
+      {"Sept.. 1 03:04:05 h postgres[7]: x", false},
+      {"Feb 1 03:04:05. h postgres[7]: x", false},         // '.' without digits
+      {"<13>Feb 1 03:04:05 h postgres[7]: x", true},
+      {"<13>1 2026-12-02T10:00:00Z h postgres[7]: x", true},
+      {"<1234>Feb 1 03:04:05 h postgres[7]: x", false},
+      {"<13Feb 1 03:04:05 h postgres[7]: x", false},
+      {"2026-12-02 10:00:00,5+0100 h postgres[7]: x", true},
+      {"2026-12-02T10:00:00.5-01:00 h postgres[7]: x", true},
+      {"2026-12-02T10:00:00+01:0 h postgres[7]: x", false},
+      {"2026-12-02T10:00:00+01 h postgres[7]: x", false},
+      {"2026-12-02X10:00:00 h postgres[7]: x", false},
+      {"2026-12-02T10:00:00Z  h postgres[7]: x", false},  // empty host
+      {"2026-12-02T10:00:00Z h\tx postgres[7]: x", false},  // a TAB ends the host
+      {"2026-12-02T10:00:00Z h\x0bx postgres[7]: x", true},  // \v is no \s
+      {"2026-12-02T10:00:00Z h\fx postgres[7]: x", false},
+      {"2026-12-02T10:00:00Z h po]st[7]: x", false},
+      {"2026-12-02T10:00:00Z h post(gres)[7]: x", true},
+      {"2026-12-02T10:00:00Z h postgres[]: x", false},
+      {"2026-12-02T10:00:00Z h postgres[7]:x", false},
+      {"2026-12-02T10:00:00Z h postgres[7]:", true},
+      {"2026-12-02T10:00:00Z h postgres[7]: ", true},
+      {"2026-12-02T10:00:00Z h postgres[7]: [12]", true},
+      {"2026-12-02T10:00:00Z h postgres[7]: [12-]", true},    // no seq: the text keeps it
+      {"2026-12-02T10:00:00Z h postgres[7]: [12-3]x", true},  // likewise
+      {"2026-12-02T10:00:00Z h postgres[7]: [12-3] ", true},
+      {"2026-12-02T10:00:00Z h postgres[7]: [-3] x", true},
+      {"2026-12-02T10:00:00Z h postgres[99999999999999999999]: x", false},  // pid too large
+      {"2026-12-02T10:00:00Z h postgres[7]: [99999999999999999999-1] x", true},
+      {"Feb 11 13:15:39 test-pc postgres[10808]: [3-2] db=,user= HINT:  x\r", true},
+      {"", false},
+  };
+  for (const auto& [line, expected] : lines) {
+    INFO(line);
+    SyslogFrame scanned, matched;
+    const bool scan = ScanSyslogFrame(line, &scanned);
+    REQUIRE(ParseSyslogFrameByPattern(line, &matched) == expected);
+    REQUIRE(scan == expected);
+    if (!scan) continue;
+    CHECK(scanned.time.data() == matched.time.data());
+    CHECK(scanned.time == matched.time);
+    CHECK(scanned.host == matched.host);
+    CHECK(scanned.ident == matched.ident);
+    CHECK(scanned.pid == matched.pid);
+    CHECK(scanned.seq == matched.seq);
+    CHECK(scanned.chunk == matched.chunk);
+    CHECK(scanned.message.data() == matched.message.data());
+    CHECK(scanned.message.size() == matched.message.size());
+    CHECK(scanned.text.data() == matched.text.data());
+    CHECK(scanned.text.size() == matched.text.size());
+  }
+  // A byte over 0x7f in the host: left to the patterns, which take it.
+  SyslogFrame f;
+  CHECK_FALSE(ScanSyslogFrame("Dec  2 10:00:00 хост postgres[9]: x", &f));
+  REQUIRE(ParseSyslogFrame("Dec  2 10:00:00 хост postgres[9]: x", &f));
+  CHECK(f.host == "хост");
 }
 
 TEST_CASE("UnescapeSyslog turns #011 into TAB and #012 into a newline") {
