@@ -25,9 +25,10 @@ class PrefixRedetector {
   /// A line (a syslog message's text) that fits the prefix in use: kept,
   /// among the first kSampleLines, as evidence for a later try.
   void Fits(std::string_view line) {
-    if (tries_left_ && sample_.size() < kSampleLines && !line.empty() && line[0] != '\t')
-      sample_.emplace_back(line);
+    if (WantsMore() && !line.empty() && line[0] != '\t') sample_.emplace_back(line);
   }
+  /// False once Fits() keeps nothing more: a caller may skip making its line.
+  bool WantsMore() const { return tries_left_ && sample_.size() < kSampleLines; }
 
   /// `line` does not fit `current`. When it looks prefixed (a label after
   /// some text) and tries are left (kMaxTries an input), detects the prefix

@@ -45,6 +45,9 @@ class RecordReaderParser final : public LineParser, public FlushableParser, publ
   void ParseLine(std::string_view line, uint64_t line_no) override {
     reader_.ParseLine(line, line_no);
   }
+  /// The reader itself, for a parser in front that has already split the
+  /// line (syslog_hosts.cc: the syslog framing). Not with ParseBlock().
+  Reader& reader() { return reader_; }
   void Finish() override {
     reader_.Finish();
     builder_.Finish();

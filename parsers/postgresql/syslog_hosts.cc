@@ -6,7 +6,7 @@
 
 #include "parsers/flushable.h"
 #include "parsers/postgresql/record_reader_parser.h"
-#include "parsers/postgresql/syslog_chunks.h"
+#include "parsers/postgresql/syslog_frame.h"
 #include "parsers/postgresql/syslog_reader.h"
 #include "parsers/server_sink.h"
 
@@ -21,10 +21,13 @@ class SyslogHostsParser final : public LineParser, public FlushableParser {
       : file_(file), prefix_(std::move(prefix)), redetect_(redetect), sink_(sink) {}
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
+    // Split once, here: the host's reader takes the frame as it is.
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     SyslogFrame frame;
-    if (ParseSyslogFrame(line, &frame) && (!last_ || frame.host != last_->host)) last_ = &HostOf(frame.host);
+    const bool framed = ParseSyslogFrame(line, &frame);
+    if (framed && (!last_ || frame.host != last_->host)) last_ = &HostOf(frame.host);
     if (!last_) last_ = &HostOf("");  // lines before the first framed one
-    last_->parser.ParseLine(line, line_no);
+    last_->parser.reader().ParseFramed(line, framed ? &frame : nullptr, line_no);
   }
 
   void Flush(FlushMode mode) override {  // the file went quiet between whole messages

@@ -75,8 +75,25 @@ void SyslogReader::Tell(Diagnostic::Severity severity, uint64_t line_no, std::st
   cb_.on_diagnostic(std::move(d));
 }
 
+namespace {
+
+/// `line` without a trailing '\r', and its frame in *frame when it has one.
+bool Split(std::string_view* line, SyslogFrame* frame) {
+  if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+  return ParseSyslogFrame(*line, frame);
+}
+
+}  // namespace
+
 void SyslogReader::ParseLine(std::string_view line, uint64_t line_no) {
-  if (matcher_) return Process(line, line_no);
+  SyslogFrame frame;
+  const bool framed = Split(&line, &frame);
+  ParseFramed(line, framed ? &frame : nullptr, line_no);
+}
+
+void SyslogReader::ParseFramed(std::string_view line, const SyslogFrame* frame,
+                               uint64_t line_no) {
+  if (matcher_) return Process(line, frame, line_no);
   if (held_.empty()) held_first_ = line_no;
   held_.emplace_back(line);
   if (held_.size() >= kDetectLines) DetectAndReplay();
@@ -96,20 +113,22 @@ void SyslogReader::DetectAndReplay() {
   std::vector<std::string> held = std::move(held_);
   held_.clear();
   uint64_t line_no = held_first_;
-  for (const std::string& line : held) Process(line, line_no++);
+  for (std::string_view line : held) {
+    SyslogFrame frame;
+    const bool framed = Split(&line, &frame);
+    Process(line, framed ? &frame : nullptr, line_no++);
+  }
 }
 
-void SyslogReader::Process(std::string_view line, uint64_t line_no) {
+void SyslogReader::Process(std::string_view line, const SyslogFrame* frame, uint64_t line_no) {
   ++counts_.total;
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  SyslogFrame frame;
-  const bool framed = ParseSyslogFrame(line, &frame);
-  if (framed && joiner_.OnFrame(frame, line_no)) {
-    redetect_.Fits(UnescapeSyslog(frame.text, &unescaped_));  // evidence for Redetect()
+  if (frame && joiner_.OnFrame(*frame, line_no)) {
+    // Evidence for Redetect().
+    if (redetect_.WantsMore()) redetect_.Fits(UnescapeSyslog(frame->text, &unescaped_));
     ++counts_.parsed;
     return;
   }
-  if (framed && Redetect(frame, line_no) && joiner_.OnFrame(frame, line_no)) {
+  if (frame && Redetect(*frame, line_no) && joiner_.OnFrame(*frame, line_no)) {
     ++counts_.parsed;
     return;
   }

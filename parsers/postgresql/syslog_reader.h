@@ -50,6 +50,9 @@ class SyslogReader {
   SyslogReader& operator=(const SyslogReader&) = delete;
 
   void ParseLine(std::string_view line, uint64_t line_no);
+  /// ParseLine() for a line already split: `line` without its '\r', and
+  /// `frame` its ParseSyslogFrame(), or null when it has no framing.
+  void ParseFramed(std::string_view line, const SyslogFrame* frame, uint64_t line_no);
   /// The input paused between whole messages (parsers/flushable.h): every
   /// message still open is complete; deliver it (see FlushMode), and go on
   /// reading.
@@ -62,7 +65,7 @@ class SyslogReader {
  private:
   void UsePrefix(const std::string& prefix, const char* why_not);
   void DetectAndReplay();
-  void Process(std::string_view line, uint64_t line_no);
+  void Process(std::string_view line, const SyslogFrame* frame, uint64_t line_no);
   void OnPart(int64_t pid, std::string_view time, std::string_view line, uint64_t line_no);
   bool Redetect(const SyslogFrame& frame, uint64_t line_no);
   void Warn(uint64_t line_no, std::string message);
