@@ -5,8 +5,8 @@
 #
 # 1. builds lockgraph in Release mode into build-release/, and the bench tools
 #    (bench/gen_pglog/*.cc, bench/graph_bench.cc) into build-release/bench/;
-# 2. generates, once, SIZE_MB and SIZE_MB/10 PostgreSQL logs in stderr, csvlog
-#    and jsonlog with their exact expected counts (gen_pglog) into
+# 2. generates, once, SIZE_MB and SIZE_MB/10 PostgreSQL logs in stderr, csvlog,
+#    jsonlog and syslog with their exact expected counts (gen_pglog) into
 #    $LOCKGRAPH_BENCH_DIR (default /var/tmp/lockgraph-bench; never the repo);
 # 3. warms the page cache and times, on the same files: cat and
 #    grep -c 'deadlock detected' (the floor), lockgraph analyze --format json
@@ -98,10 +98,12 @@ g++ -std=c++20 -O2 -I"$SRC/src" -I"$SRC" -o "$BIN/graph_bench" bench/graph_bench
 # Files are named by size, seed and the generator's source hash, so a changed
 # generator makes new files; old ones are removed.
 GEN_HASH=$(cat bench/gen_pglog/*.h bench/gen_pglog/*.cc | sha1sum | cut -c1-10)
-ext() { case $1 in stderr) echo log ;; csvlog) echo csv ;; jsonlog) echo json ;; esac; }
+ext() { case $1 in stderr) echo log ;; csvlog) echo csv ;; jsonlog) echo json ;; syslog) echo syslog.log ;; esac; }
+# syslog: the stderr text as rsyslog writes PostgreSQL's syslog output.
+FORMATS="stderr csvlog jsonlog syslog"
 data_file() { echo "$CACHE/pg-$2M-seed$SEED-$GEN_HASH.$(ext "$1")"; }
 find "$CACHE" -maxdepth 1 -name 'pg-*' ! -name "pg-*-$GEN_HASH.*" -delete
-for fmt in stderr csvlog jsonlog; do
+for fmt in $FORMATS; do
   for mb in "$SIZE_MB" "$SMALL_MB"; do
     f=$(data_file "$fmt" "$mb")
     if [ ! -s "$f" ] || [ ! -s "$f.expected.json" ]; then
@@ -144,7 +146,7 @@ row() { ROWS+=("| $1 | $2 | \`$3\` | $WALL | $CPU | $(mbs "$2" "$WALL") | $(mbs 
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A LG_WALL LG_CPU LG_RSS GREP_WALL
-for fmt in stderr csvlog jsonlog; do
+for fmt in $FORMATS; do
   f=$(data_file "$fmt" "$SIZE_MB"); small=$(data_file "$fmt" "$SMALL_MB")
   mb=$(size_mb "$f"); smb=$(size_mb "$small")
   name=$(basename "$f")
@@ -199,7 +201,7 @@ done
 THREAD_ROWS=()
 MAX_THREADS=$(( $(nproc) > 3 ? $(nproc) : 3 ))
 if [ "${BENCH_SKIP_THREADS:-0}" != 1 ]; then
-  for fmt in stderr csvlog jsonlog; do
+  for fmt in $FORMATS; do
     f=$(data_file "$fmt" "$SIZE_MB"); mb=$(size_mb "$f")
     for ((t = 1; t <= MAX_THREADS; t++)); do
       say "$fmt: lockgraph analyze --threads $t --format json ($mb MB)"
@@ -327,6 +329,8 @@ targets() {
     t=1.2; [ "$fmt" = jsonlog ] && t=1.0
     echo "* $fmt, default threads: $v GB/s (${LG_WALL[$fmt.json]} s; one core $(gbs "$mb" "${LG_WALL[$fmt.json.onecore]}") GB/s); target at least $t GB/s: $(verdict "$v" "$t")"
   done
+  f=$(data_file syslog "$SIZE_MB"); mb=$(size_mb "$f")
+  echo "* syslog, default threads: $(gbs "$mb" "${LG_WALL[syslog.json]}") GB/s (${LG_WALL[syslog.json]} s, $(ratio "${LG_WALL[syslog.json]}" "${GREP_WALL[syslog]}") x grep -F; one core $(gbs "$mb" "${LG_WALL[syslog.json.onecore]}") GB/s); no target of its own"
   worst=$(worst_rss 4 6 "${RSS_ROWS[@]}")
   if [ ${#ALL_ROWS[@]} -gt 0 ]; then
     v=$(worst_rss 3 4 "${ALL_ROWS[@]}")

@@ -14,7 +14,8 @@ int Generator::WriteExpected() {
     std::fprintf(stderr, "gen_pglog: %s: %s\n", path.c_str(), std::strerror(errno));
     return 2;
   }
-  const char* fmt = opt_.fmt == Fmt::kStderr ? "stderr" : (opt_.fmt == Fmt::kCsv ? "csvlog" : "jsonlog");
+  const char* const kNames[] = {"stderr", "csvlog", "jsonlog", "syslog"};
+  const char* fmt = kNames[static_cast<int>(opt_.fmt)];
   const Counts& c = counts_;
   std::string rels;  // relation OID -> name, to check relation_name
   for (const Db& db : Dbs())

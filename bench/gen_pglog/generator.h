@@ -113,13 +113,14 @@ class Generator {
   void WriteStderr(const Rec& r, const Proc& p, const std::string& msg);
   void WriteCsv(const Rec& r, const Proc& p, const std::string& msg);
   void WriteJson(const Rec& r, const Proc& p, const std::string& msg);
+  void WriteSyslog(const Rec& r, Proc& p, const std::string& msg);  // syslog.cc
   void Flush();
   int WriteExpected();
 
   Options opt_;
   Rng rng_;
   std::FILE* out_ = nullptr;
-  std::string buf_, prefix_, ts_, sec_str_, msg_;
+  std::string buf_, prefix_, ts_, sec_str_, msg_, syslog_text_, syslog_head_;
   int64_t cached_sec_ = -1;
   int64_t now_us_ = 0;
   uint32_t next_pid_ = 0;

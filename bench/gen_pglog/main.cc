@@ -1,8 +1,9 @@
 // gen_pglog: a deterministic generator of realistic PostgreSQL 15 server logs
-// (stderr with log_line_prefix '%m [%p] %q%u@%d/%a ', csvlog, jsonlog) of any
-// size, for lockgraph's benchmark (bench/run.sh, issue 7).
+// (stderr with log_line_prefix '%m [%p] %q%u@%d/%a ', csvlog, jsonlog, and
+// that stderr text through syslog as rsyslog writes it) of any size, for
+// lockgraph's benchmark (bench/run.sh, issue 7).
 //
-//   gen_pglog --format stderr|csvlog|jsonlog --size 1G [--seed N]
+//   gen_pglog --format stderr|csvlog|jsonlog|syslog --size 1G [--seed N]
 //             [--deadlocks-per-10k R] [--waits-per-10k R] [--pid-max N] -o FILE
 //
 // Writes FILE and FILE.expected.json: the exact number of deadlock reports,
@@ -58,7 +59,7 @@ bool ParseSize(const char* s, uint64_t& out) {
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: gen_pglog --format stderr|csvlog|jsonlog --size SIZE[K|M|G] [--seed N]\n"
+               "usage: gen_pglog --format stderr|csvlog|jsonlog|syslog --size SIZE[K|M|G] [--seed N]\n"
                "                 [--deadlocks-per-10k R] [--waits-per-10k R] [--pid-max N] -o FILE\n"
                "Writes FILE and FILE.expected.json (exact counts). Defaults: size 64M, seed 1,\n"
                "2 deadlocks and 10 lock-wait scenarios per 10,000 ordinary records, pid_max 32768.\n");
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
       if (f == "stderr") o.fmt = gen_pglog::Fmt::kStderr;
       else if (f == "csvlog" || f == "csv") o.fmt = gen_pglog::Fmt::kCsv;
       else if (f == "jsonlog" || f == "json") o.fmt = gen_pglog::Fmt::kJson;
+      else if (f == "syslog") o.fmt = gen_pglog::Fmt::kSyslog;
       else return gen_pglog::Usage();
     } else if (a == "--size" && (v = val())) {
       if (!gen_pglog::ParseSize(v, o.size)) return gen_pglog::Usage();

@@ -73,7 +73,7 @@ void AppCivil(std::string& o, int64_t sec);
 
 // ---------------------------------------------------------------- world
 
-enum class Fmt { kStderr, kCsv, kJson };
+enum class Fmt { kStderr, kCsv, kJson, kSyslog };
 
 struct Table {
   const char* name;
@@ -107,6 +107,7 @@ struct Proc {
   std::string sid;        // %c
   std::string start_str;  // session_start "YYYY-MM-DD HH:MM:SS UTC"
   uint32_t line_num = 0;  // csvlog/jsonlog per-message counter
+  uint64_t syslog_seq = 0;  // syslog: the process's messages so far
   uint32_t backend_id = 0;
   uint32_t lxid = 0;
   bool busy = false;  // owned by a scenario

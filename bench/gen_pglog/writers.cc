@@ -44,6 +44,7 @@ void Generator::Emit(const Rec& r, Scenario* s) {
     case Fmt::kStderr: WriteStderr(r, p, *msg); break;
     case Fmt::kCsv: WriteCsv(r, p, *msg); break;
     case Fmt::kJson: WriteJson(r, p, *msg); break;
+    case Fmt::kSyslog: WriteSyslog(r, p, *msg); break;
   }
   if (buf_.size() >= kFlushAt) Flush();
 }
