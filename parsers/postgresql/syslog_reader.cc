@@ -3,6 +3,10 @@
 // hence the held head while detecting it.
 #include "parsers/postgresql/syslog_reader.h"
 
+#include <algorithm>
+
+#include "parsers/postgresql/label_scan.h"
+#include "parsers/postgresql/labels.h"
 
 namespace lockgraph {
 namespace {
@@ -151,6 +155,7 @@ bool SyslogReader::Redetect(const SyslogFrame& frame, uint64_t line_no) {
 
 void SyslogReader::OnPart(int64_t pid, std::string_view time, std::string_view line,
                           uint64_t line_no) {
+  if (SkipPart(pid, line, line_no)) return;
   PrefixedLine part;
   // The joiner checked the first chunk; later chunks only appended text.
   if (!matcher_->Match(line, &part, &session_)) return;
@@ -158,6 +163,45 @@ void SyslogReader::OnPart(int64_t pid, std::string_view time, std::string_view l
   if (part.time.empty()) part.time = time;
   part.session = &session_;
   assembler_.OnPrefixed(part, line_no);
+}
+
+// The stderr reader's fast path (StderrLines::SkipFast) for a part line the
+// joiner found prefixed: a part that cannot start an event's record (a
+// primary message the assembler would not keep, any other part but an
+// orphan DETAIL) goes to the assembler without the full match of the
+// prefix. Only with the assembler's own two tests at hand. True when the
+// part was handled.
+bool SyslogReader::SkipPart(int64_t syslog_pid, std::string_view line, uint64_t line_no) {
+  if (!cb_.interesting || !cb_.orphan_detail) return false;
+  std::string_view word;
+  const size_t start = FindLabelStart(line, &word);
+  if (start == std::string_view::npos) return false;
+  const std::optional<LabelInfo> info = LookupLabel(word);
+  if (!info) return false;
+  // The message's text after "LABEL:  " (none when the line ends there).
+  const std::string_view after = line.substr(std::min(start + word.size() + 3, line.size()));
+  if (info->label == PartLabel::kDetail && cb_.orphan_detail(after)) return false;
+  if (info->label == PartLabel::kPrimary) {
+    std::string_view text = after;
+    // log_error_verbosity = verbose: "ERROR:  40P01: deadlock detected".
+    if (text.size() > 7 && text[5] == ':' && text[6] == ' ') text.remove_prefix(7);
+    if (cb_.interesting(text)) return false;
+  }
+  if (!assembler_.HasOpen()) return true;
+  std::optional<int64_t> pid = syslog_pid;
+  if (matcher_->has_pid()) pid = matcher_->QuickPid(line.substr(0, start));
+  if (!pid) return false;
+  if (!assembler_.IsOpen(*pid)) {
+    assembler_.OnSkippedLine(*pid);
+    return true;
+  }
+  PrefixedLine part;
+  part.label = info->label;
+  part.severity = info->canonical;
+  part.pid = pid;
+  part.text = after;
+  assembler_.OnPrefixed(part, line_no);
+  return true;
 }
 
 void SyslogReader::Flush(FlushMode mode) {

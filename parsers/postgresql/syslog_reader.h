@@ -67,6 +67,7 @@ class SyslogReader {
   void DetectAndReplay();
   void Process(std::string_view line, const SyslogFrame* frame, uint64_t line_no);
   void OnPart(int64_t pid, std::string_view time, std::string_view line, uint64_t line_no);
+  bool SkipPart(int64_t pid, std::string_view line, uint64_t line_no);
   bool Redetect(const SyslogFrame& frame, uint64_t line_no);
   void Warn(uint64_t line_no, std::string message);
   void Tell(Diagnostic::Severity severity, uint64_t line_no, std::string message);
