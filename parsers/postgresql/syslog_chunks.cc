@@ -21,7 +21,7 @@ SyslogLineJoiner::Group* SyslogLineJoiner::OpenGroup(int64_t pid) {
 
 bool SyslogLineJoiner::OnFrame(const SyslogFrame& frame, uint64_t line_no) {
   ++ordinal_;
-  if ((ordinal_ & 63) == 0) FlushStale();
+  EvictStale();
   // Unescape the whole message so that the text stays a suffix of it.
   const size_t bracket = frame.text.data() - frame.message.data();
   std::string_view message = UnescapeSyslog(frame.message, &text_);
@@ -102,6 +102,7 @@ bool SyslogLineJoiner::StartPart(const SyslogFrame& frame, std::string_view text
   g.open = true;
   g.line_no = line_no;
   g.last_seen = ordinal_;
+  if (by_pid_.empty()) oldest_seen_ = ordinal_;
   g.time.assign(frame.time);
   g.line.assign(text);
   g.continuations.clear();
@@ -135,9 +136,44 @@ void SyslogLineJoiner::Release() {
 }
 
 void SyslogLineJoiner::FlushStale() {
-  for (Group& g : groups_)
-    if (g.open && ordinal_ - g.last_seen > kWindowLines) Close(g);
+  oldest_seen_ = ordinal_;
+  for (Group& g : groups_) {
+    if (!g.open) continue;
+    if (ordinal_ - g.last_seen > kWindowLines) {
+      Close(g);
+    } else {
+      oldest_seen_ = std::min(oldest_seen_, g.last_seen);
+    }
+  }
   Release();
+}
+
+void SyslogLineJoiner::Fingerprint(uint64_t line_shift, std::vector<uint64_t>* out) const {
+  for (size_t slot : order_) {
+    const Group& g = groups_[slot];
+    out->insert(out->end(),
+                {g.line_no - line_shift, static_cast<uint64_t>(g.pid), g.seq.value_or(0),
+                 (g.matched ? 1u : 0u) | (g.open ? 2u : 0u) | (g.seq ? 4u : 0u),
+                 g.open ? ordinal_ - g.last_seen : 0,
+                 g.line.size(), g.continuations.size(), g.ends.size()});
+  }
+}
+
+void SyslogLineJoiner::ShiftLines(uint64_t n) {
+  for (size_t slot : order_) {
+    Group& g = groups_[slot];
+    g.line_no += n;
+    for (auto& end : g.ends) end.second += n;
+  }
+}
+
+void SyslogLineJoiner::TakeState(SyslogLineJoiner&& other) {
+  groups_ = std::move(other.groups_);
+  free_ = std::move(other.free_);
+  order_ = std::move(other.order_);
+  by_pid_ = std::move(other.by_pid_);
+  ordinal_ = other.ordinal_;
+  oldest_seen_ = other.oldest_seen_;
 }
 
 void SyslogLineJoiner::Finish() {

@@ -25,8 +25,8 @@ namespace lockgraph {
 /// anything else is the rest of a line PostgreSQL split at 900 bytes and is
 /// appended. `#011` becomes a TAB; `#012` (newline, when
 /// syslog_split_messages is off) splits lines. A part is complete when its
-/// process starts the next part, when kWindowLines further lines brought
-/// nothing for it, or at Finish(); parts are delivered in the order of
+/// process starts the next part, at the first line past kWindowLines
+/// further lines that brought nothing for it, or at Finish(); parts are delivered in the order of
 /// their first lines, each once it and every earlier part are complete.
 /// Not thread-safe; not copyable.
 class SyslogLineJoiner {
@@ -54,6 +54,17 @@ class SyslogLineJoiner {
   /// Delivers every part still open, oldest first.
   void Finish();
 
+  // For a block read on several threads (syslog_blocks.h).
+  /// Appends what tells this state from another's after the same lines:
+  /// for each part not delivered yet, in order, its first line (less
+  /// `line_shift`), pid, seq, whether it is matched and open, its idle
+  /// lines when open, and the sizes of its line and continuations.
+  void Fingerprint(uint64_t line_shift, std::vector<uint64_t>* out) const;
+  /// Adds `n` to the line numbers of every part not delivered yet.
+  void ShiftLines(uint64_t n);
+  /// Takes `other`'s parts and counts; this joiner's callbacks stay.
+  void TakeState(SyslogLineJoiner&& other);
+
  private:
   // kFirst: chunk 1; kLaterChunk: chunk 2, 3, ...; kSingle: "[n]" or no
   // number; kLaterSegment: the text after a #012.
@@ -78,6 +89,12 @@ class SyslogLineJoiner {
   void Close(Group& g);
   /// Delivers the complete parts at the front of order_.
   void Release();
+  /// Closes every part idle for more than kWindowLines lines: called for
+  /// each line, before it is read, so that when a part closes depends only
+  /// on the lines since its last one (not on where the count began).
+  void EvictStale() {
+    if (!by_pid_.empty() && ordinal_ - oldest_seen_ > kWindowLines) FlushStale();
+  }
   void FlushStale();
 
   Callbacks cb_;
@@ -87,6 +104,7 @@ class SyslogLineJoiner {
   std::unordered_map<int64_t, size_t> by_pid_;  // open group of each pid
   std::string text_;                           // unescaped text of the line
   uint64_t ordinal_ = 0;
+  uint64_t oldest_seen_ = 0;  // at most the least last_seen of the open parts
 };
 
 }  // namespace lockgraph

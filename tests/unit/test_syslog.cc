@@ -257,20 +257,29 @@ TEST_CASE("SyslogLineJoiner: lines of a part without prefix, and orphans, are no
 }
 
 TEST_CASE("SyslogLineJoiner: a process silent for kWindowLines lines is delivered") {
-  std::string text = "Mar 14 00:23:00 h postgres[11]: [1-1] pg LOG:  early\n";
-  for (uint64_t i = 0; i < SyslogLineJoiner::kWindowLines + 64; ++i)
-    text += "Mar 14 00:23:00 h postgres[22]: [" + std::to_string(i + 2) + "-1] pg LOG:  n\n";
-  JoinerRun run(text);
-  const uint64_t lines = SyslogLineJoiner::kWindowLines + 65;
-  REQUIRE(run.out.size() == lines);
-  // 11's part leaves once the window has passed, before the input ends; the
-  // parts of 22 waited behind it and keep the log's order.
-  CHECK(run.out[0] == "part 11 1: pg LOG:  early");
-  CHECK(run.when[0] > SyslogLineJoiner::kWindowLines);
-  CHECK(run.when[0] < lines);
-  CHECK(run.out[1] == "part 22 2: pg LOG:  n");
-  CHECK(run.when[1] == run.when[0]);
-  CHECK(run.out[lines - 1] == "part 22 " + std::to_string(lines) + ": pg LOG:  n");
+  // At the first line past kWindowLines silent ones, whatever came before:
+  // when a part closes depends only on the lines since its last one (a
+  // block's part read from a fresh state must close it on the same line).
+  for (uint64_t before : {0, 1, 63, 777}) {
+    INFO(before);
+    std::string text;
+    for (uint64_t i = 0; i < before; ++i)
+      text += "Mar 14 00:23:00 h postgres[33]: [" + std::to_string(i + 1) + "-1] pg LOG:  b\n";
+    text += "Mar 14 00:23:00 h postgres[11]: [1-1] pg LOG:  early\n";
+    for (uint64_t i = 0; i < SyslogLineJoiner::kWindowLines + 64; ++i)
+      text += "Mar 14 00:23:00 h postgres[22]: [" + std::to_string(i + 2) + "-1] pg LOG:  n\n";
+    JoinerRun run(text);
+    const uint64_t lines = before + SyslogLineJoiner::kWindowLines + 65;
+    REQUIRE(run.out.size() == lines);
+    // 11's part leaves once the window has passed, before the input ends; the
+    // parts of 22 waited behind it and keep the log's order.
+    const uint64_t early = before;  // its index in out
+    CHECK(run.out[early] == "part 11 " + std::to_string(before + 1) + ": pg LOG:  early");
+    CHECK(run.when[early] == before + 1 + SyslogLineJoiner::kWindowLines + 1);
+    CHECK(run.out[early + 1] == "part 22 " + std::to_string(before + 2) + ": pg LOG:  n");
+    CHECK(run.when[early + 1] == run.when[early]);
+    CHECK(run.out[lines - 1] == "part 22 " + std::to_string(lines) + ": pg LOG:  n");
+  }
 }
 
 TEST_CASE("syslog excerpt §9.11: records with the syslog pid and time") {
