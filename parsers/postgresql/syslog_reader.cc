@@ -31,6 +31,25 @@ std::optional<std::string> DetectSyslogPrefix(const std::vector<std::string>& he
   return prefix;
 }
 
+namespace {
+
+// The assembler's tests, copies of the callbacks' (an assembler may move to
+// another reader: syslog_blocks.h).
+std::function<bool(std::string_view)> Interesting(const RecordCallbacks& cb) {
+  if (cb.interesting) return cb.interesting;
+  return [](std::string_view) { return true; };
+}
+
+}  // namespace
+
+SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
+                           std::shared_ptr<const PrefixMatcher> matcher, bool may_redetect)
+    : SyslogReader(std::move(file), std::move(callbacks), std::nullopt, false) {
+  matcher_ = std::move(matcher);
+  part_ = true;
+  may_redetect_ = may_redetect;
+}
+
 SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
                            std::optional<std::string> prefix, bool redetect)
     : file_(std::move(file)),
@@ -48,10 +67,7 @@ SyslogReader::SyslogReader(std::string file, RecordCallbacks callbacks,
           [this](LogRecord&& r) {
             if (cb_.on_record) cb_.on_record(std::move(r));
           },
-          [this](std::string_view message) {
-            return !cb_.interesting || cb_.interesting(message);
-          },
-          cb_.orphan_detail),
+          Interesting(cb_), cb_.orphan_detail),
       redetect_(redetect) {
   if (prefix) UsePrefix(*prefix, "the given log_line_prefix is unusable");
 }
@@ -144,12 +160,19 @@ void SyslogReader::Process(std::string_view line, const SyslogFrame* frame, uint
 // when another prefix fits it and is used from here on.
 bool SyslogReader::Redetect(const SyslogFrame& frame, uint64_t line_no) {
   if (!matcher_) return false;
+  if (part_) {
+    if (may_redetect_ && !stopped_at_ &&
+        PrefixRedetector::MayTry(UnescapeSyslog(frame.text, &unescaped_), *matcher_))
+      stopped_at_ = line_no;
+    return false;
+  }
   std::string note;
   std::unique_ptr<PrefixMatcher> m =
       redetect_.Retry(UnescapeSyslog(frame.text, &unescaped_), *matcher_, &note);
   if (!m) return false;
   Tell(Diagnostic::Severity::kNote, line_no, std::move(note));
   matcher_ = std::move(m);
+  ++matcher_generation_;
   return true;
 }
 
@@ -202,6 +225,24 @@ bool SyslogReader::SkipPart(int64_t syslog_pid, std::string_view line, uint64_t 
   part.text = after;
   assembler_.OnPrefixed(part, line_no);
   return true;
+}
+
+void SyslogReader::Fingerprint(uint64_t line_shift, std::vector<uint64_t>* out) const {
+  joiner_.Fingerprint(line_shift, out);
+  out->push_back(UINT64_MAX);
+  assembler_.Fingerprint(line_shift, out);
+}
+
+void SyslogReader::TakeOver(SyslogReader& part, const LineCounts& counted, uint64_t line_shift) {
+  joiner_.TakeState(std::move(part.joiner_));
+  joiner_.ShiftLines(line_shift);
+  assembler_ = std::move(part.assembler_);
+  assembler_.SetEmit([this](LogRecord&& r) {
+    if (cb_.on_record) cb_.on_record(std::move(r));
+  });
+  assembler_.ShiftLines(line_shift);
+  counts_ += part.counts_;
+  counts_ -= counted;
 }
 
 void SyslogReader::Flush(FlushMode mode) {

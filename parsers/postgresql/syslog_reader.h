@@ -46,6 +46,11 @@ class SyslogReader {
   /// detect it again (docs/postgresql.md#prefix).
   SyslogReader(std::string file, RecordCallbacks callbacks, std::optional<std::string> prefix,
                bool redetect = false);
+  /// A reader of a block's part (syslog_blocks.h), with the real reader's
+  /// prefix: it never takes another, but notes the first line where the
+  /// real one, when `may_redetect`, could (stopped_at()).
+  SyslogReader(std::string file, RecordCallbacks callbacks,
+               std::shared_ptr<const PrefixMatcher> matcher, bool may_redetect);
   SyslogReader(const SyslogReader&) = delete;
   SyslogReader& operator=(const SyslogReader&) = delete;
 
@@ -62,6 +67,27 @@ class SyslogReader {
   /// The prefix in use; empty until it is known.
   std::string prefix() const { return matcher_ ? matcher_->prefix() : std::string(); }
 
+  // For a block read on several threads (syslog_blocks.h).
+  const std::shared_ptr<const PrefixMatcher>& matcher() const { return matcher_; }
+  /// Counts the prefixes taken after the first.
+  unsigned matcher_generation() const { return matcher_generation_; }
+  /// True when a line that does not fit may still make it take another.
+  bool MayRedetect() const { return redetect_.enabled(); }
+  /// True while the redetector still keeps lines of the input as evidence:
+  /// each line must then be read by this reader.
+  bool Sampling() const { return redetect_.WantsMore(); }
+  /// A part's reader: the first line where the real reader could have
+  /// taken another prefix, or 0.
+  uint64_t stopped_at() const { return stopped_at_; }
+  const RecordCallbacks& callbacks() const { return cb_; }
+  /// Appends what tells this state from another's after the same lines:
+  /// the joiner's parts and the assembler's records (their Fingerprint()).
+  void Fingerprint(uint64_t line_shift, std::vector<uint64_t>* out) const;
+  /// Goes on from `part`'s state: its joiner's parts and its assembler,
+  /// line numbers shifted by `line_shift`; its counts but `counted`, those
+  /// of the lines this reader read in its place.
+  void TakeOver(SyslogReader& part, const LineCounts& counted, uint64_t line_shift);
+
  private:
   void UsePrefix(const std::string& prefix, const char* why_not);
   void DetectAndReplay();
@@ -74,7 +100,11 @@ class SyslogReader {
 
   std::string file_;
   RecordCallbacks cb_;
-  std::unique_ptr<PrefixMatcher> matcher_;
+  std::shared_ptr<const PrefixMatcher> matcher_;
+  unsigned matcher_generation_ = 0;
+  bool part_ = false;          // a block's part's reader
+  bool may_redetect_ = false;  // a part's: the real reader may take another prefix
+  uint64_t stopped_at_ = 0;
   std::vector<std::string> held_;  // while detecting the prefix
   uint64_t held_first_ = 0;
   SyslogLineJoiner joiner_;

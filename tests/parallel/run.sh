@@ -8,7 +8,7 @@
 # that thread reads ahead when it waits (io/read_ahead.h), and whose blocks
 # are cut into parts read on threads - 1 threads from --threads 3 on
 # (parsers/postgresql/stderr_chunks.h), in four formats, --threads 1
-# against 2, 3 and 5.
+# against 2, 3 and 5; and a syslog log the same way (syslog_blocks.h).
 # Usage: tests/parallel/run.sh LOCKGRAPH GEN_PGLOG
 set -euo pipefail
 LG=$1
@@ -61,6 +61,22 @@ for t in 2 3; do
   "$LG" analyze --threads "$t" --format json "$f" > "$TMP/report.json"
   if ! python3 "$(dirname "$0")/../../bench/check_counts.py" "$f.expected.json" "$TMP/report.json" > "$TMP/check.txt"; then
     echo "FAIL: stderr, --threads $t: counts differ from the generator's"; cat "$TMP/check.txt"; fail=1
+  fi
+done
+# syslog (the stderr text as rsyslog writes it): blocks cut into parts on
+# threads - 1 threads from --threads 3 on (parsers/postgresql/syslog_blocks.h).
+f=$TMP/gen.syslog
+"$GEN" --format syslog --size 24M --seed 7 --deadlocks-per-10k 40 --waits-per-10k 60 -o "$f" >/dev/null
+gzip -c "$f" > "$f.gz"
+for input in "$f" "$f.gz"; do
+  for out in json ndjson text sarif; do
+    compare "$input" "$out" 2 3 5
+  done
+done
+for t in 2 3 5; do
+  "$LG" analyze --threads "$t" --format json "$f" > "$TMP/report.json"
+  if ! python3 "$(dirname "$0")/../../bench/check_counts.py" "$f.expected.json" "$TMP/report.json" > "$TMP/check.txt"; then
+    echo "FAIL: syslog, --threads $t: counts differ from the generator's"; cat "$TMP/check.txt"; fail=1
   fi
 done
 echo "parallel parsing: $runs runs compared"

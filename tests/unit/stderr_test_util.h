@@ -1,6 +1,6 @@
-// What the stderr reader delivers, as strings in order: line by line (a
-// pipe) or by blocks (a file, on one thread or several), and a log with
-// what pastes, editors and grep do to lines. Shared by the tests that hold
+// What the stderr (or syslog) reader delivers, as strings in order: line
+// by line (a pipe) or by blocks (a file, on one thread or several), and a
+// log with what pastes, editors and grep do to lines. Shared by the tests that hold
 // the block readers to the line-by-line one.
 #pragma once
 
@@ -118,19 +118,18 @@ inline std::string HostileStderr(uint32_t seed, const std::vector<std::string>& 
 }
 
 
-/// True when `text` is read as stderr at all; then reading it by blocks of
+/// True when `text` is read in `format` at all; then reading it by blocks of
 /// each of `blocks` bytes, asking for each of `threads` threads, gave what
 /// line by line gave, item by item.
-inline bool ExpectSameByBlocks(std::string_view text, const std::string& what,
-                               std::initializer_list<unsigned> threads,
+inline bool ExpectSameByBlocks(const InputFormat& format, std::string_view text,
+                               const std::string& what, std::initializer_list<unsigned> threads,
                                std::initializer_list<size_t> blocks) {
-  const auto format = MakePgStderrFormat();
-  const std::vector<std::string> expected = LineByLine(*format, text);
+  const std::vector<std::string> expected = LineByLine(format, text);
   if (expected.empty()) return false;
   for (unsigned n : threads) {
     for (size_t block : blocks) {
       INFO(what << ", " << n << " threads, blocks of " << block << " bytes");
-      const std::vector<std::string> got = ByBlocks(*format, text, block, n);
+      const std::vector<std::string> got = ByBlocks(format, text, block, n);
       REQUIRE(got.size() == expected.size());
       for (size_t i = 0; i < got.size(); ++i) {
         INFO("item " << i);
@@ -139,6 +138,13 @@ inline bool ExpectSameByBlocks(std::string_view text, const std::string& what,
     }
   }
   return true;
+}
+
+/// ExpectSameByBlocks for the stderr format.
+inline bool ExpectSameByBlocks(std::string_view text, const std::string& what,
+                               std::initializer_list<unsigned> threads,
+                               std::initializer_list<size_t> blocks) {
+  return ExpectSameByBlocks(*MakePgStderrFormat(), text, what, threads, blocks);
 }
 
 /// Calls `expect(text, path)` on every uncompressed sample input; returns
