@@ -25,7 +25,7 @@ cmake --build "$BUILD" -j"${FUZZ_JOBS:-2}" --target lockgraph_fuzz_targets >/dev
 seed_patterns() {
   case "$1" in
     fuzz_pg_stderr | fuzz_pg_stderr_chunks) echo '*.log' ;;
-    fuzz_pg_syslog | fuzz_pg_syslog_frame) echo 'syslog-*.log framing-journald.log stderr-*.log' ;;
+    fuzz_pg_syslog | fuzz_pg_syslog_frame | fuzz_pg_syslog_blocks) echo 'syslog-*.log framing-journald.log stderr-*.log' ;;
     fuzz_pg_csvlog | fuzz_pglocks_csv) echo '*.csv' ;;
     fuzz_mysql_snapshot) echo 'mariadb-*-snapshot*' ;;
     fuzz_pg_jsonlog | fuzz_pglocks_json) echo '*.json' ;;
@@ -75,6 +75,7 @@ for name in "${targets[@]}"; do
   short=${name#fuzz_}
   short=${short%_chunks}  # the chunked stderr reader: stderr's dictionary
   short=${short%_frame}   # the syslog framing: syslog's
+  short=${short%_blocks}  # syslog read on threads: syslog's
   [ -f "$ROOT/tests/fuzz/dict/$short.dict" ] && dict=(-dict="$ROOT/tests/fuzz/dict/$short.dict")
   echo "fuzz: $name for ${SECONDS_EACH}s"
   if ! "$target" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=25 -rss_limit_mb=2048 \
