@@ -16,7 +16,7 @@
 // another host comes (syslog_hosts.h gives each host its own reader), when
 // the real reader took another prefix or the part met a line where it
 // could, or when the part found more than it may keep.
-// docs/performance.md#syslog-on-several-threads-2026-12-07.
+// docs/performance.md#syslog-on-several-threads-2026-12-06-late-night.
 #pragma once
 
 #include <cstddef>

@@ -35,10 +35,12 @@ class SyslogHostsParser final : public LineParser, public FlushableParser, publi
     last_->parser.reader().ParseFramed(line, framed ? &frame : nullptr, line_no);
   }
 
-  // BlockParser: the blocks of a file, on --threads - 1 threads from 3 on
-  // (the rules keep the other), as stderr's; else line by line.
+  // BlockParser: the blocks of a file, from --threads 2 on, on threads - 1
+  // threads but at least 2 (the rules, light for syslog, share the cores);
+  // else line by line. On the 1 GiB file on two cores: one thread 3.1 s,
+  // two threads one parsing 2.7 s, two parsing 2.3 s.
   void UseThreads(unsigned threads) override {
-    if (threads >= 3) blocks_ = std::make_unique<SyslogBlocks>(file_, threads - 1);
+    if (threads >= 2) blocks_ = std::make_unique<SyslogBlocks>(file_, std::max(2u, threads - 1));
   }
   size_t BlockBytes() const override {
     return blocks_ ? std::min(kPartBytes * blocks_->threads(), kMaxBlockBytes) : size_t{1} << 20;

@@ -87,7 +87,8 @@ void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
   cmd->add_option("--threads", args->threads,
                   "1: parse and analyse on one thread; N >= 2: run rules and render events on a "
                   "thread of their own, parse csvlog and jsonlog files on N threads at once, and "
-                  "stderr files on N - 1 threads from N = 3 on (default: the machine's cores)")
+                  "stderr files on N - 1 threads from N = 3 on, syslog files on N - 1 but at least 2 "
+                  "(default: the machine's cores)")
       ->check(CLI::Range(1u, 64u));
   AddTimeOptions(cmd, args);
 }
