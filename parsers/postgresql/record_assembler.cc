@@ -100,6 +100,20 @@ void RecordAssembler::OnSkippedLine(int64_t pid) {
   last_key_ = pid;
 }
 
+void RecordAssembler::OnUnmatchedPart(int64_t pid, PartLabel label, std::string_view severity,
+                                      std::string_view text, uint64_t line_no) {
+  if (!IsOpen(pid)) {
+    OnSkippedLine(pid);
+    return;
+  }
+  PrefixedLine part;
+  part.label = label;
+  part.severity = severity;
+  part.pid = pid;
+  part.text = text;
+  OnPrefixed(part, line_no);
+}
+
 void RecordAssembler::OnContinuation(std::string_view text, uint64_t line_no) {
   ++ordinal_;
   EvictStale();

@@ -81,6 +81,12 @@ class RecordAssembler {
   /// open record and starts none): closes a finished record of the backend
   /// before it, and keeps the TAB lines after it away from open records.
   void OnSkippedLine(int64_t pid);
+  /// A part line of backend `pid` a reader's fast path did not match whole
+  /// because it cannot start a record (an uninteresting primary message,
+  /// any part but an orphan DETAIL): OnSkippedLine() when the backend has
+  /// no open record, else the part joins it as OnPrefixed() takes it.
+  void OnUnmatchedPart(int64_t pid, PartLabel label, std::string_view severity,
+                       std::string_view text, uint64_t line_no);
 
   /// Where records go from now on (an assembler taken over from a part
   /// read on another thread, stderr_chunks.h).

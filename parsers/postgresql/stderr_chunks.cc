@@ -14,53 +14,16 @@ namespace {
 // makes the real reader read the whole part.
 constexpr size_t kMaxPoints = 128;
 
-// What a part's reader may keep of its findings: past it, the part is read
-// again by the real reader (a part of lines not understood, or of nothing
-// but lock waits, at --threads 64 would else hold many times its size).
-constexpr size_t kMaxRecordedBytes = 1 << 20;
-
-// What a part's reader found, in order, its line numbers counted from the
-// part's first line. A line not understood is a view into the block, which
-// outlives the part's merge.
+// What a part's reader found (part_findings.h), as its StderrOutput.
 class Recording final : public StderrOutput {
  public:
-  struct Item {
-    uint64_t line_no;
-    std::string_view text;  // a line not understood, or
-    size_t record;          // the index of a record (kNoRecord: none)
-  };
-  static constexpr size_t kNoRecord = SIZE_MAX;
-
-  std::vector<Item> items;
-  std::vector<LogRecord> records;
-  bool full = false;  // findings were dropped: the part must be read again
-
-  void Clear() {
-    items.clear();
-    records.clear();
-    bytes_ = 0;
-    full = false;
-  }
-  void OnRecord(LogRecord&& record) override {
-    if (!Room(sizeof(LogRecord) + record.message.size() + record.detail.size() +
-              record.hint.size() + record.context.size() + record.statement.size()))
-      return;
-    items.push_back({0, {}, records.size()});
-    records.push_back(std::move(record));
-  }
+  PartFindings found;
+  void OnRecord(LogRecord&& record) override { found.AddRecord(std::move(record)); }
   void OnUnparsed(uint64_t line_no, std::string_view text) override {
-    if (Room(sizeof(Item))) items.push_back({line_no, text, kNoRecord});
+    found.AddUnparsed(line_no, text);
   }
   // A part's reader never takes another prefix (StderrLines::stopped_at).
   void OnNote(Diagnostic&&) override {}
-
- private:
-  bool Room(size_t bytes) {
-    bytes_ += bytes;
-    full = full || bytes_ > kMaxRecordedBytes;
-    return !full;
-  }
-  size_t bytes_ = 0;
 };
 
 /// The part's reader before its line `index` (0-based in the part): its
@@ -92,18 +55,8 @@ StderrChunks::StderrChunks(std::string file, unsigned threads)
 StderrChunks::~StderrChunks() = default;
 
 void StderrChunks::ParseBlock(std::string_view lines, StderrLines& real) {
-  // Parts of about equal size, cut after a '\n'.
-  const size_t n = workers_.threads();
-  size_t count = 0;
-  for (size_t begin = 0; begin < lines.size() && count < n; ++count) {
-    size_t end = lines.size();
-    if (count + 1 < n) {
-      const size_t nl = lines.find('\n', std::max(begin, lines.size() / n * (count + 1)));
-      if (nl != std::string_view::npos) end = nl + 1;
-    }
-    parts_[count]->text = lines.substr(begin, end - begin);
-    begin = end;
-  }
+  const size_t count = CutParts(lines, workers_.threads(),
+                                [&](size_t i, std::string_view part) { parts_[i]->text = part; });
   if (count <= 1) {
     real.ParseLines(lines);
     return;
@@ -126,7 +79,7 @@ void StderrChunks::ParseBlock(std::string_view lines, StderrLines& real) {
 
 // On a worker thread, while the real reader reads the parts before.
 void StderrChunks::ReadPart(Part& part, const PartStart& start) const {
-  part.out.Clear();
+  part.out.found.Clear();
   part.points.clear();
   part.prints.clear();
   part.lines = std::make_unique<StderrLines>(file_, start.matcher, nullptr, &part.out);
@@ -140,7 +93,7 @@ void StderrChunks::ReadPart(Part& part, const PartStart& start) const {
     const size_t begin = part.prints.size();
     lines.assembler().Fingerprint(0, &part.prints);
     part.points.push_back(
-        {index, lines.counts(), part.out.items.size(), lines.mood(), begin, part.prints.size()});
+        {index, lines.counts(), part.out.found.size(), lines.mood(), begin, part.prints.size()});
     return part.points.size() < kMaxPoints;
   });
   lines.ParseLines(part.text.substr(p));
@@ -154,7 +107,7 @@ void StderrChunks::Merge(Part& part, StderrLines& real, unsigned generation) {
   // line the real reader could take another prefix from, or one that found
   // more than it could keep: no point.
   const bool usable =
-      real.matcher_generation() == generation && !part.lines->stopped_at() && !part.out.full;
+      real.matcher_generation() == generation && !part.lines->stopped_at() && !part.out.found.full();
   std::vector<uint64_t> print;
   const size_t p = real.ParseLinesWhile(part.text, [&](size_t index) {
     if (!usable || index >= part.points.size()) return false;
@@ -182,17 +135,9 @@ void StderrChunks::Merge(Part& part, StderrLines& real, unsigned generation) {
     return;
   }
   ++stats_.taken_over;
-  for (size_t i = taken->items; i < part.out.items.size(); ++i) {
-    const Recording::Item& item = part.out.items[i];
-    if (item.record == Recording::kNoRecord) {
-      real.out()->OnUnparsed(item.line_no + shift, item.text);
-      continue;
-    }
-    LogRecord& record = part.out.records[item.record];
-    record.source.first_line += shift;
-    record.source.last_line += shift;
-    real.out()->OnRecord(std::move(record));
-  }
+  part.out.found.Replay(
+      taken->items, shift, [&](LogRecord&& record) { real.out()->OnRecord(std::move(record)); },
+      [&](uint64_t line_no, std::string_view text) { real.out()->OnUnparsed(line_no, text); });
   real.TakeOver(*part.lines, taken->counts, shift);
   part.lines.reset();
 }

@@ -174,16 +174,7 @@ inline bool StderrLines::SkipFast(std::string_view line, uint64_t line_no, size_
   if (!assembler_.HasOpen()) return true;
   std::optional<int64_t> pid = matcher_->QuickPid(line.substr(0, start));
   if (!pid) return false;
-  if (!assembler_.IsOpen(*pid)) {
-    assembler_.OnSkippedLine(*pid);
-    return true;
-  }
-  PrefixedLine part;
-  part.label = info->label;
-  part.severity = info->canonical;
-  part.pid = pid;
-  part.text = after;
-  assembler_.OnPrefixed(part, line_no);
+  assembler_.OnUnmatchedPart(*pid, info->label, info->canonical, after, line_no);
   return true;
 }
 

@@ -20,39 +20,6 @@ bool IsPoint(size_t index) {
   return index < kDenseLines || (index % kSparseStep == 0 && index <= kLastPointLine);
 }
 
-// What a part's reader may keep of its findings: past it, the part is read
-// again by the real reader.
-constexpr size_t kMaxRecordedBytes = 1 << 20;
-
-// What a part's reader found, in order, its line numbers counted from the
-// part's first line. A line not understood is a view into the block, which
-// outlives the part's merge.
-struct Recording {
-  struct Item {
-    uint64_t line_no;
-    std::string_view text;  // a line not understood, or
-    size_t record;          // the index of a record (kNoRecord: none)
-  };
-  static constexpr size_t kNoRecord = SIZE_MAX;
-
-  std::vector<Item> items;
-  std::vector<LogRecord> records;
-  size_t bytes = 0;
-  bool full = false;  // findings were dropped: the part must be read again
-
-  void Clear() {
-    items.clear();
-    records.clear();
-    bytes = 0;
-    full = false;
-  }
-  bool Room(size_t n) {
-    bytes += n;
-    full = full || bytes > kMaxRecordedBytes;
-    return !full;
-  }
-};
-
 /// The part's reader before its line `index` (0-based in the part): its
 /// counts, how many findings it had, and where its Fingerprint is in
 /// Part::prints.
@@ -81,7 +48,7 @@ size_t EachLine(std::string_view text, Fn&& fn) {
 
 struct SyslogBlocks::Part {
   std::string_view text;
-  Recording out;
+  PartFindings out;
   std::unique_ptr<SyslogReader> reader;
   std::vector<Point> points;
   std::vector<uint64_t> prints;  // the points' fingerprints, one after the other
@@ -105,18 +72,8 @@ void SyslogBlocks::ParseBlock(std::string_view lines, SyslogReader& real, std::s
       return true;
     });
   };
-  // Parts of about equal size, cut after a '\n'.
-  const size_t n = workers_.threads();
-  size_t count = 0;
-  for (size_t begin = 0; begin < lines.size() && count < n; ++count) {
-    size_t end = lines.size();
-    if (count + 1 < n) {
-      const size_t nl = lines.find('\n', std::max(begin, lines.size() / n * (count + 1)));
-      if (nl != std::string_view::npos) end = nl + 1;
-    }
-    parts_[count]->text = lines.substr(begin, end - begin);
-    begin = end;
-  }
+  const size_t count = CutParts(lines, workers_.threads(),
+                                [&](size_t i, std::string_view part) { parts_[i]->text = part; });
   // While the redetector keeps lines as evidence, the real reader reads them all.
   if (count <= 1 || !real.matcher() || real.Sampling()) {
     read_all(lines);
@@ -143,7 +100,7 @@ void SyslogBlocks::ParseBlock(std::string_view lines, SyslogReader& real, std::s
     // real reader could take another prefix from, with another host, or
     // with more found than a part may keep: no point fits.
     const bool usable = real.matcher_generation() == generation && !part.reader->stopped_at() &&
-                        !part.out.full && !part.foreign && one_host();
+                        !part.out.full() && !part.foreign && one_host();
     Merge(part, real, usable, read_line, line_no);
   }
 }
@@ -155,17 +112,11 @@ void SyslogBlocks::ReadPart(Part& part, const PartStart& start) const {
   part.prints.clear();
   part.foreign = false;
   part.lines = 0;
-  Recording& out = part.out;
+  PartFindings& out = part.out;
   RecordCallbacks cb = start.callbacks;
-  cb.on_record = [&out](LogRecord&& record) {
-    if (!out.Room(sizeof(LogRecord) + record.message.size() + record.detail.size() +
-                  record.hint.size() + record.context.size() + record.statement.size()))
-      return;
-    out.items.push_back({0, {}, out.records.size()});
-    out.records.push_back(std::move(record));
-  };
+  cb.on_record = [&out](LogRecord&& record) { out.AddRecord(std::move(record)); };
   cb.on_unparsed = [&out](uint64_t line_no, std::string_view text) {
-    if (out.Room(sizeof(Recording::Item))) out.items.push_back({line_no, text, Recording::kNoRecord});
+    out.AddUnparsed(line_no, text);
   };
   part.reader = std::make_unique<SyslogReader>(file_, std::move(cb), start.matcher,
                                                start.may_redetect);
@@ -175,7 +126,7 @@ void SyslogBlocks::ReadPart(Part& part, const PartStart& start) const {
     if (IsPoint(index)) {
       const size_t begin = part.prints.size();
       reader.Fingerprint(0, &part.prints);
-      part.points.push_back({index, reader.counts(), out.items.size(), begin, part.prints.size()});
+      part.points.push_back({index, reader.counts(), out.size(), begin, part.prints.size()});
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     SyslogFrame frame;
@@ -186,7 +137,7 @@ void SyslogBlocks::ReadPart(Part& part, const PartStart& start) const {
     }
     reader.ParseFramed(line, framed ? &frame : nullptr, ++index);
     // Nothing of this part will be taken over: stop early.
-    return !out.full && !reader.stopped_at();
+    return !out.full() && !reader.stopped_at();
   });
   part.lines = index;
 }
@@ -199,7 +150,7 @@ void SyslogBlocks::Merge(Part& part, SyslogReader& real, bool usable, const Read
   size_t next_point = 0;
   size_t index = 0;
   std::vector<uint64_t> print;
-  const size_t p = EachLine(part.text, [&](std::string_view line, size_t) {
+  EachLine(part.text, [&](std::string_view line, size_t) {
     if (usable && next_point < part.points.size() && part.points[next_point].index == index) {
       const Point& point = part.points[next_point++];
       print.clear();
@@ -216,20 +167,16 @@ void SyslogBlocks::Merge(Part& part, SyslogReader& real, bool usable, const Read
   });
   stats_.lines_again += index;
   if (!taken) return;  // every line read by the real reader
-  (void)p;
   ++stats_.taken_over;
   const RecordCallbacks& cb = real.callbacks();
-  for (size_t i = taken->items; i < part.out.items.size(); ++i) {
-    const Recording::Item& item = part.out.items[i];
-    if (item.record == Recording::kNoRecord) {
-      if (cb.on_unparsed) cb.on_unparsed(item.line_no + shift, item.text);
-      continue;
-    }
-    LogRecord& record = part.out.records[item.record];
-    record.source.first_line += shift;
-    record.source.last_line += shift;
-    if (cb.on_record) cb.on_record(std::move(record));
-  }
+  part.out.Replay(
+      taken->items, shift,
+      [&](LogRecord&& record) {
+        if (cb.on_record) cb.on_record(std::move(record));
+      },
+      [&](uint64_t line_no, std::string_view text) {
+        if (cb.on_unparsed) cb.on_unparsed(line_no, text);
+      });
   real.TakeOver(*part.reader, taken->counts, shift);
   *line_no = shift + part.lines;
   part.reader.reset();

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "parsers/part_workers.h"
+#include "parsers/postgresql/part_findings.h"
 #include "parsers/postgresql/syslog_reader.h"
 
 namespace lockgraph {
@@ -54,11 +55,7 @@ class SyslogBlocks {
   size_t threads() const { return workers_.threads(); }
 
   /// How the parts went: taken over, or read again.
-  struct Stats {
-    uint64_t parts = 0;        // parts read on a thread of their own
-    uint64_t taken_over = 0;   // of them, taken over at a point
-    uint64_t lines_again = 0;  // lines the real reader read of those parts
-  };
+  using Stats = PartStats;
   const Stats& stats() const { return stats_; }
 
  private:
