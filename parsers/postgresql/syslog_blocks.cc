@@ -128,9 +128,8 @@ void SyslogBlocks::ReadPart(Part& part, const PartStart& start) const {
       reader.Fingerprint(0, &part.prints);
       part.points.push_back({index, reader.counts(), out.size(), begin, part.prints.size()});
     }
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     SyslogFrame frame;
-    const bool framed = ParseSyslogFrame(line, &frame);
+    const bool framed = SplitSyslogLine(&line, &frame);
     if (framed && frame.host != start.host) {
       part.foreign = true;  // read again: the hosts parser routes it
       return false;

@@ -253,4 +253,9 @@ bool ParseSyslogFrame(std::string_view line, SyslogFrame* out) {
   return ScanSyslogFrame(line, out) || ParseSyslogFrameByPattern(line, out);
 }
 
+bool SplitSyslogLine(std::string_view* line, SyslogFrame* out) {
+  if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+  return ParseSyslogFrame(*line, out);
+}
+
 }  // namespace lockgraph

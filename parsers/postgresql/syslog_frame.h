@@ -28,6 +28,9 @@ struct SyslogFrame {
 /// Returns false when the line has no such framing. Thread-safe.
 bool ParseSyslogFrame(std::string_view line, SyslogFrame* out);
 
+/// Cuts a trailing '\r' off *line, then ParseSyslogFrame(*line, out).
+bool SplitSyslogLine(std::string_view* line, SyslogFrame* out);
+
 /// The two ways ParseSyslogFrame takes, apart, for the tests that hold
 /// them equal (tests/fuzz/fuzz_pg_syslog_frame.cc). ScanSyslogFrame: the
 /// hand-written scanner, tried first; false where it leaves the line to the

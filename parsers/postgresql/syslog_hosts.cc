@@ -27,9 +27,8 @@ class SyslogHostsParser final : public LineParser, public FlushableParser, publi
 
   void ParseLine(std::string_view line, uint64_t line_no) override {
     // Split once, here: the host's reader takes the frame as it is.
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     SyslogFrame frame;
-    const bool framed = ParseSyslogFrame(line, &frame);
+    const bool framed = SplitSyslogLine(&line, &frame);
     if (framed && (!last_ || frame.host != last_->host)) last_ = &HostOf(frame.host);
     if (!last_) last_ = &HostOf("");  // lines before the first framed one
     last_->parser.reader().ParseFramed(line, framed ? &frame : nullptr, line_no);
@@ -114,7 +113,7 @@ class SyslogHostsParser final : public LineParser, public FlushableParser, publi
   std::vector<std::unique_ptr<Host>> hosts_;  // in order of their first line
   std::unordered_map<std::string, Host*> by_name_;
   Host* last_ = nullptr;  // host of the last framed line: unframed lines go there
-  std::unique_ptr<SyslogBlocks> blocks_;  // --threads 3 and more
+  std::unique_ptr<SyslogBlocks> blocks_;  // --threads 2 and more
   uint64_t next_line_ = 0;                // lines read by blocks
   mutable LineCounts counts_;
 };

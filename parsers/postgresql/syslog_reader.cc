@@ -95,19 +95,9 @@ void SyslogReader::Tell(Diagnostic::Severity severity, uint64_t line_no, std::st
   cb_.on_diagnostic(std::move(d));
 }
 
-namespace {
-
-/// `line` without a trailing '\r', and its frame in *frame when it has one.
-bool Split(std::string_view* line, SyslogFrame* frame) {
-  if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
-  return ParseSyslogFrame(*line, frame);
-}
-
-}  // namespace
-
 void SyslogReader::ParseLine(std::string_view line, uint64_t line_no) {
   SyslogFrame frame;
-  const bool framed = Split(&line, &frame);
+  const bool framed = SplitSyslogLine(&line, &frame);
   ParseFramed(line, framed ? &frame : nullptr, line_no);
 }
 
@@ -135,7 +125,7 @@ void SyslogReader::DetectAndReplay() {
   uint64_t line_no = held_first_;
   for (std::string_view line : held) {
     SyslogFrame frame;
-    const bool framed = Split(&line, &frame);
+    const bool framed = SplitSyslogLine(&line, &frame);
     Process(line, framed ? &frame : nullptr, line_no++);
   }
 }
