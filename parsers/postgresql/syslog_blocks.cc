@@ -13,7 +13,7 @@ namespace {
 // Points: before each of a part's first kDenseLines lines, then before
 // every kSparseStep-th line up to kLastPointLine.
 constexpr size_t kDenseLines = 64;
-constexpr size_t kSparseStep = 32;
+constexpr size_t kSparseStep = 128;
 constexpr size_t kLastPointLine = 4096;
 
 bool IsPoint(size_t index) {

@@ -2,7 +2,7 @@
 // thread byte for byte: the scheme of stderr_chunks.h for the syslog reader.
 // Each part but the first is read from a fresh state on a thread of its
 // own, which notes its state at points among its first lines: before each
-// of the first 64, then before every 32nd up to the 4,096th (the joiner
+// of the first 64, then before every 128th up to the 4,096th (the joiner
 // keeps a silent backend's last part open for 1,000 lines, so states may
 // take that long to meet). Then, in input order, the real reader reads the
 // part's lines itself until its state is the part's at one of those points:
