@@ -1,5 +1,5 @@
 // What a block read on several threads needs whatever its reader: the cut
-// into parts, what a part's reader found until the real reader takes it
+// into parts and lines, what a part's reader found until the real reader takes it
 // over, and how the parts went (stderr_chunks.h, syslog_blocks.h).
 #pragma once
 
@@ -29,6 +29,18 @@ size_t CutParts(std::string_view lines, size_t n, Set&& set) {
     begin = end;
   }
   return count;
+}
+
+/// Calls fn(line) for each line of `text` (the last may lack its '\n')
+/// while fn returns true.
+template <typename Fn>
+void EachLineOf(std::string_view text, Fn&& fn) {
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    if (!fn(text.substr(pos, end - pos))) return;
+    pos = end + 1;
+  }
 }
 
 /// What a part's reader found, in order, its line numbers counted from the

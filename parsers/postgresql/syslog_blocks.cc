@@ -30,20 +30,6 @@ struct Point {
   size_t print_begin, print_end;
 };
 
-/// Calls fn(line) for each line of `text` while it returns true; returns
-/// the offset of the first line not read.
-template <typename Fn>
-size_t EachLine(std::string_view text, Fn&& fn) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    if (!fn(text.substr(pos, end - pos), pos)) return pos;
-    pos = end + 1;
-  }
-  return text.size();
-}
-
 }  // namespace
 
 struct SyslogBlocks::Part {
@@ -67,7 +53,7 @@ void SyslogBlocks::ParseBlock(std::string_view lines, SyslogReader& real, std::s
                               const ReadLine& read_line, const std::function<bool()>& one_host,
                               uint64_t* line_no) {
   auto read_all = [&](std::string_view text) {
-    EachLine(text, [&](std::string_view line, size_t) {
+    EachLineOf(text, [&](std::string_view line) {
       read_line(line, ++*line_no);
       return true;
     });
@@ -122,7 +108,7 @@ void SyslogBlocks::ReadPart(Part& part, const PartStart& start) const {
                                                start.may_redetect);
   SyslogReader& reader = *part.reader;
   size_t index = 0;
-  EachLine(part.text, [&](std::string_view line, size_t) {
+  EachLineOf(part.text, [&](std::string_view line) {
     if (IsPoint(index)) {
       const size_t begin = part.prints.size();
       reader.Fingerprint(0, &part.prints);
@@ -149,7 +135,7 @@ void SyslogBlocks::Merge(Part& part, SyslogReader& real, bool usable, const Read
   size_t next_point = 0;
   size_t index = 0;
   std::vector<uint64_t> print;
-  EachLine(part.text, [&](std::string_view line, size_t) {
+  EachLineOf(part.text, [&](std::string_view line) {
     if (usable && next_point < part.points.size() && part.points[next_point].index == index) {
       const Point& point = part.points[next_point++];
       print.clear();

@@ -8,6 +8,7 @@
 
 #include "parsers/block_parser.h"
 #include "parsers/flushable.h"
+#include "parsers/postgresql/part_findings.h"
 #include "parsers/postgresql/record_reader_parser.h"
 #include "parsers/postgresql/syslog_blocks.h"
 #include "parsers/postgresql/syslog_frame.h"
@@ -54,13 +55,10 @@ class SyslogHostsParser final : public LineParser, public FlushableParser, publi
       blocks_->ParseBlock(lines, host.parser.reader(), host.host, read_line,
                           [this] { return hosts_.size() == 1; }, &next_line_);
     } else {
-      size_t pos = 0;
-      while (pos < lines.size()) {
-        size_t end = lines.find('\n', pos);
-        if (end == std::string_view::npos) end = lines.size();
-        ParseLine(lines.substr(pos, end - pos), ++next_line_);
-        pos = end + 1;
-      }
+      EachLineOf(lines, [&](std::string_view line) {
+        ParseLine(line, ++next_line_);
+        return true;
+      });
     }
     return lines.size();
   }
