@@ -61,6 +61,10 @@ inline const LabelInfo* CommonLabelBefore(std::string_view line, size_t colon, s
 /// An RE2 alternation of every known word, longest first, already escaped.
 const std::string& LabelAlternation();
 
+/// An RE2 character class of every character of every known word: a
+/// label is a run of them (PrefixMatcher's test before its full regex).
+const std::string& LabelCharClass();
+
 /// Canonical English severity for a csvlog error_severity value (which is
 /// translated); unknown words are returned unchanged.
 std::string_view CanonicalSeverity(std::string_view word);

@@ -49,6 +49,11 @@ class PrefixMatcher {
   /// 1 + prefix_groups() submatches, and the walk tried before it: for
   /// tests that hold the two to each other.
   const re2::RE2& prefix_regex() const { return *prefix_re_; }
+  /// The prefix with the label (matched ANCHOR_START), and the test Match()
+  /// asks before it: the prefix, then a run of LabelCharClass() and a colon.
+  /// For tests that hold the second to be implied by the first.
+  const re2::RE2& full_regex() const { return FullRegex(); }
+  const re2::RE2& label_gate() const { return LabelGate(); }
   const PrefixWalk& walk() const { return walk_; }
   int prefix_groups() const { return ngroups_ - 2; }
 
@@ -69,8 +74,13 @@ class PrefixMatcher {
     std::string pattern;
     std::unique_ptr<re2::RE2> re;
   };
+  static const re2::RE2& Compiled(LazyRegex* lazy);
   const re2::RE2& FullRegex() const;
+  const re2::RE2& LabelGate() const;
   std::unique_ptr<LazyRegex> full_;
+  // The prefix, then a run of label characters and the colon: what the
+  // full regex needs at the least, compiled on first use too (LabelGate).
+  std::unique_ptr<LazyRegex> gate_;
   std::unique_ptr<re2::RE2> prefix_re_;  // the prefix alone, for the fast path
   PrefixWalk walk_;  // prefix_re_'s first choices, tried before it
   std::string pid_before_, pid_after_;   // literal text around %p
