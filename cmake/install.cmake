@@ -22,6 +22,11 @@ add_custom_command(OUTPUT ${LOCKGRAPH_SHARE_DIR}/stamp
 add_custom_target(lockgraph_share ALL DEPENDS ${LOCKGRAPH_SHARE_DIR}/stamp)
 
 install(TARGETS lockgraph RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The server module, where src/module/server_module.cc looks for it from the
+# binary: /usr/bin/../lib/lockgraph/lockgraph-servers.so.
+if(TARGET lockgraph_servers)
+  install(TARGETS lockgraph_servers LIBRARY DESTINATION lib/lockgraph)
+endif()
 install(DIRECTORY ${LOCKGRAPH_SHARE_DIR}/man/ DESTINATION ${CMAKE_INSTALL_MANDIR}
         FILES_MATCHING PATTERN "*.1.gz")
 install(FILES ${LOCKGRAPH_SHARE_DIR}/bash-completion/completions/lockgraph

@@ -62,6 +62,11 @@ int RunWatchCommand(const WatchArgs& args) {
                   (args.color == "auto" && tty && !(no_color && *no_color));
   options.refresh = args.format == "text" && tty && !args.once;
 
+  std::string module_error;
+  if (!ServerModuleAvailable(&module_error)) {
+    std::cerr << "lockgraph watch: " << module_error << '\n';
+    return kExitError;
+  }
   std::vector<std::unique_ptr<SnapshotSource>> sources;
   std::vector<std::string> dsns = args.dsns;
   if (dsns.empty()) dsns.push_back("");  // PG* variables, service file, defaults

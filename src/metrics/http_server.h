@@ -1,5 +1,6 @@
 // Serves a registry's metrics over HTTP on /metrics for Prometheus to
-// scrape, from a thread of its own (cpp-httplib). docs/metrics.md.
+// scrape, from a thread of its own (cpp-httplib, in the server module:
+// src/module/server_module.h, httplib_backend.cc). docs/metrics.md.
 #pragma once
 
 #include <memory>
@@ -20,6 +21,15 @@ struct ListenAddress {
 /// host is empty or the port is not a number from 0 to 65535.
 std::optional<ListenAddress> ParseListenAddress(const std::string& text);
 
+/// What serves the HTTP: made in the server module (httplib_backend.cc).
+class MetricsHttpBackend {
+ public:
+  virtual ~MetricsHttpBackend() = default;
+  virtual std::string Start(const ListenAddress& address) = 0;
+  virtual int port() const = 0;
+  virtual void Stop() = 0;
+};
+
 /// GET /metrics: the exposition of the registry at that moment; GET /: a
 /// line pointing to /metrics; anything else 404. Not copyable; Stop() (or
 /// the destructor) ends the thread. The registry must outlive the server.
@@ -31,15 +41,16 @@ class MetricsHttpServer {
   MetricsHttpServer& operator=(const MetricsHttpServer&) = delete;
 
   /// Binds `address` and starts serving. Returns "" or why it could not
-  /// ("cannot listen on 127.0.0.1:9187 (address in use?)").
+  /// ("cannot listen on 127.0.0.1:9187 (address in use?)", or that the
+  /// server module cannot be opened).
   std::string Start(const ListenAddress& address);
   /// The port bound (the one chosen when 0 was asked); 0 before Start.
   int port() const;
   void Stop();
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  const MetricRegistry& registry_;
+  std::unique_ptr<MetricsHttpBackend> backend_;  // from Start on
 };
 
 }  // namespace lockgraph

@@ -2,7 +2,9 @@
 // connection per server, read-only and bounded (docs/mysql.md#watch). Each
 // poll runs docs/mysql-snapshot.sql (MySQL 8: mysql8-snapshot.sql), the
 // metadata-lock query when performance_schema has it, and SHOW ENGINE INNODB
-// STATUS for a new LATEST DETECTED DEADLOCK. Nothing here throws.
+// STATUS for a new LATEST DETECTED DEADLOCK. Nothing here throws. Linked
+// into the server module (src/module/server_module.h), made through
+// MakeMariadbSnapshotSource (server_sources.cc).
 #include <mysql.h>
 #include <errmsg.h>
 
@@ -339,14 +341,10 @@ class MariadbSnapshotSource : public SnapshotSource {
 };
 
 }  // namespace
-
-bool IsMysqlUri(const std::string& dsn) {
-  return dsn.rfind("mysql://", 0) == 0 || dsn.rfind("mariadb://", 0) == 0;
-}
-
-std::unique_ptr<SnapshotSource> MakeMariadbSnapshotSource(const std::string& uri,
-                                                          const PollSettings& settings) {
-  return std::make_unique<MariadbSnapshotSource>(uri, settings);
-}
-
 }  // namespace lockgraph
+
+/// The module's entry point for MakeMariadbSnapshotSource.
+extern "C" __attribute__((visibility("default"))) lockgraph::SnapshotSource*
+lockgraph_new_mariadb_source(const std::string* uri, const lockgraph::PollSettings* settings) {
+  return new lockgraph::MariadbSnapshotSource(*uri, *settings);
+}

@@ -1,6 +1,8 @@
 // SnapshotSource over libpqxx 6.4: one connection per server, set up so that
 // the poller cannot harm it (docs/watch.md#safety). Every libpqxx exception
-// is caught here and becomes a Result; none leaves this file.
+// is caught here and becomes a Result; none leaves this file. Linked into
+// the server module (src/module/server_module.h), made through
+// MakePqxxSnapshotSource (server_sources.cc).
 #include <libpq-fe.h>
 #include <pqxx/pqxx>
 
@@ -179,10 +181,10 @@ class PqxxSnapshotSource : public SnapshotSource {
 };
 
 }  // namespace
-
-std::unique_ptr<SnapshotSource> MakePqxxSnapshotSource(const std::string& dsn,
-                                                       const PollSettings& settings) {
-  return std::make_unique<PqxxSnapshotSource>(dsn, settings);
-}
-
 }  // namespace lockgraph
+
+/// The module's entry point for MakePqxxSnapshotSource.
+extern "C" __attribute__((visibility("default"))) lockgraph::SnapshotSource*
+lockgraph_new_pqxx_source(const std::string* dsn, const lockgraph::PollSettings* settings) {
+  return new lockgraph::PqxxSnapshotSource(*dsn, *settings);
+}

@@ -1,6 +1,7 @@
 // The seam between `lockgraph watch` and a server: something that takes a
-// pg_locks snapshot on demand. The product's only implementation is
-// libpqxx's (MakePqxxSnapshotSource); tests run it against a real server.
+// pg_locks snapshot on demand. The product's implementations are libpqxx's
+// (MakePqxxSnapshotSource) and MariaDB Connector/C's, both in the server
+// module (src/module/server_module.h); tests run them against real servers.
 // Safety settings and the query's cost: docs/watch.md#safety.
 #pragma once
 
@@ -79,6 +80,10 @@ std::unique_ptr<SnapshotSource> MakeMariadbSnapshotSource(const std::string& uri
 const char* MariadbSnapshotQuery();
 const char* Mysql8SnapshotQuery();
 const char* MysqlMdlSnapshotQuery();
+
+/// True when the server module, which makes both kinds of source, can be
+/// opened; else false and *error says why (every poll would fail with it).
+bool ServerModuleAvailable(std::string* error);
 
 /// True when `dsn` names a MySQL or MariaDB server (mysql:// or mariadb://).
 bool IsMysqlUri(const std::string& dsn);

@@ -44,7 +44,7 @@ echo "     Depends: $depends"
 has_dep() { [[ ", $depends," == *", $1"[\ ,]* ]] || { echo "no $1 in Depends: $depends"; return 1; }; }
 check "Depends: adduser and the shared libraries (dpkg-shlibdeps)" bash -c "$(declare -f has_dep);
   depends='$depends'; for p in adduser libc6 libstdc++6 libpq5 libpqxx-6.4 libre2-9 libgvc6 \
-    libcgraph6 libpugixml1v5 zlib1g libbz2-1.0 liblzma5 libzstd1 libpg-query1504.0; do
+    libcgraph6 libpugixml1v5 zlib1g libbz2-1.0 liblzma5 libzstd1 libpg-query1504.0 libmariadb3; do
     has_dep \$p || exit 1; done"
 check "control archive: conffiles, postinst, prerm, postrm" \
   same "conffiles control md5sums postinst postrm prerm" \
@@ -65,6 +65,7 @@ pages=$("$BIN" manpage --list)
 {
   echo /etc/default/lockgraph
   echo /usr/bin/lockgraph
+  echo /usr/lib/lockgraph/lockgraph-servers.so
   echo /usr/lib/systemd/system/lockgraph-follow.service
   echo /usr/lib/sysusers.d/lockgraph.conf
   echo /usr/share/bash-completion/completions/lockgraph
@@ -106,6 +107,14 @@ check "installed lockgraph --version" same "lockgraph $version" "$("$ROOT/usr/bi
 SAMPLE="$(cd "$(dirname "$0")/../.." && pwd)/samples/postgresql/scenarios.log"
 check "installed lockgraph analyzes a sample as the build's binary does" \
   same "$("$BIN" analyze --format json "$SAMPLE" 2>&1)" "$("$ROOT/usr/bin/lockgraph" analyze --format json "$SAMPLE" 2>&1)"
+# Port 1 refuses: the message is libpq's, from the module in /usr/lib/lockgraph/.
+check "installed lockgraph opens its server module (libpq answers for watch)" bash -c "
+  '$ROOT/usr/bin/lockgraph' watch --once 'postgresql://lockgraph@127.0.0.1:1/x' 2>&1 | grep -q 'Connection refused'"
+check "installed binary without its module: watch says why, analyze still works" bash -c "
+  mkdir -p '$WORK/alone/bin' && cp '$ROOT/usr/bin/lockgraph' '$WORK/alone/bin/' &&
+  out=\$('$WORK/alone/bin/lockgraph' watch --once 'postgresql://lockgraph@127.0.0.1:1/x' 2>&1); rc=\$?
+  [ \$rc = 2 ] && [[ \$out == *'cannot open the server module lockgraph-servers.so'* ]] &&
+  '$WORK/alone/bin/lockgraph' analyze --format json '$SAMPLE' >/dev/null"
 
 # --- man pages ---
 export MANPATH="$ROOT/usr/share/man"
