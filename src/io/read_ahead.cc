@@ -1,6 +1,7 @@
 // See read_ahead.h.
 #include "io/read_ahead.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -35,12 +36,12 @@ long ReadAhead::Next(std::vector<char>* buf, size_t* begin, size_t* end, size_t 
     const bool wake = Wanted();
     lock.unlock();
     if (wake) wake_();
-    return Take(std::move(block), buf, begin, end, error);
+    return Take(std::move(block), buf, begin, end, want, error);
   }
   // Nothing read ahead: read here, as without a helper.
   reading_ = true;
   lock.unlock();
-  if (buf->size() < *end + want) buf->resize(*end + want);
+  Fit(buf, *end + want);
   const long n = produce_(buf->data() + *end, want, error);
   if (n > 0) *end += size_t(n);
   lock.lock();
@@ -52,20 +53,35 @@ long ReadAhead::Next(std::vector<char>* buf, size_t* begin, size_t* end, size_t 
   return n;
 }
 
+// `buf` at least `size` bytes long, grown to that size exactly (not by
+// vector's doubling).
+void ReadAhead::Fit(std::vector<char>* buf, size_t size) {
+  if (buf->size() >= size) return;
+  if (buf->capacity() < size) buf->reserve(size);
+  buf->resize(size);
+}
+
 long ReadAhead::Take(Block&& block, std::vector<char>* buf, size_t* begin, size_t* end,
-                     std::string* error) {
+                     size_t want, std::string* error) {
   const long n = block.got;
   if (n < 0) *error = block.error;
   if (n > 0) {
     const size_t rest = *end - *begin;
-    if (rest <= kRoom) {
-      // The end of the owner's last line goes in front of the block.
+    if (rest <= kRoom && size_t(n) >= want) {
+      // The end of the owner's last line goes in front of the block, which
+      // holds all it asked for.
       std::memcpy(block.bytes.data() + kRoom - rest, buf->data() + *begin, rest);
       buf->swap(block.bytes);
       *begin = kRoom - rest;
       *end = kRoom + size_t(n);
     } else {
-      if (buf->size() < *end + size_t(n)) buf->resize(*end + size_t(n));
+      // The owner gathers a block larger than the helper's: room for all of
+      // it at once, the helper's bytes copied in. (Swapped in, the helper's
+      // 1 MiB buffer was then grown step by step to the owner's 4 to 16 MiB,
+      // and the owner's buffer went to free_ and round the helper's reads:
+      // with a 1 GiB syslog file at --threads 9, 38 MB of buffers by massif,
+      // peak RSS 76 MB; now 52 MB.)
+      Fit(buf, *end + std::max(want, size_t(n)));
       std::memcpy(buf->data() + *end, block.bytes.data() + kRoom, size_t(n));
       *end += size_t(n);
     }
@@ -73,6 +89,14 @@ long ReadAhead::Take(Block&& block, std::vector<char>* buf, size_t* begin, size_
   std::lock_guard<std::mutex> lock(mu_);
   free_.push_back(std::move(block.bytes));
   return n;
+}
+
+size_t ReadAhead::held_bytes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t bytes = 0;
+  for (const Block& b : ready_) bytes += b.bytes.capacity();
+  for (const std::vector<char>& b : free_) bytes += b.capacity();
+  return bytes;
 }
 
 bool ReadAhead::Help() {

@@ -47,6 +47,10 @@ class ReadAhead {
   /// wait for the owner and nobody else is reading. True when it read.
   bool Help();
 
+  /// The bytes of the buffers it holds, read ahead or free (capacities):
+  /// for tests that bound its memory.
+  size_t held_bytes();
+
   /// The helper's block, the room kept in front of it for the end of the
   /// owner's last line (a longer one is copied the other way round), and
   /// how many of its blocks may wait for the owner.
@@ -64,8 +68,9 @@ class ReadAhead {
   bool Wanted() const {
     return started_ && !ended_ && !reading_ && ready_.size() < kAhead;
   }
-  long Take(Block&& block, std::vector<char>* buf, size_t* begin, size_t* end,
+  long Take(Block&& block, std::vector<char>* buf, size_t* begin, size_t* end, size_t want,
             std::string* error);
+  static void Fit(std::vector<char>* buf, size_t size);
 
   Produce produce_;
   std::function<void()> wake_;
