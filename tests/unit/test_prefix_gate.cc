@@ -108,6 +108,13 @@ TEST_CASE("The label gate lets through every line the full regex matches", "[pre
 }
 
 TEST_CASE("The label gate refuses the lines of another prefix", "[prefix]") {
+  // What ends a prefix or follows it is not a label character.
+  RE2 label_char(LabelCharClass());
+  REQUIRE(label_char.ok());
+  for (const char* c : {"[", "]", "@", "/", "=", ",", "0", "6", ":", "<", ">", "(", ")"})
+    CHECK_FALSE(RE2::FullMatch(c, label_char));
+  for (const char* c : {"A", "Z", "1", "5", " ", "é", "错", "О"}) CHECK(RE2::FullMatch(c, label_char));
+
   // What DetectPrefix meets: lockgraph's own sample lines tried under the
   // prefixes that lose. Their full regexes are never compiled there.
   auto m = PrefixMatcher::Compile("%m ", nullptr);
