@@ -57,6 +57,9 @@ bool LooksLikeAddress(std::string_view t) {
 }  // namespace
 
 std::optional<InnodbHeader> ReadInnodbHeader(std::string_view line) {
+  // The regex's first words, asked first: format sniffing tries every line
+  // of every input, and then the regex is not even compiled.
+  if (Trim(line).substr(0, 3) != "***") return std::nullopt;
   static const RE2 re(
       R"(\*\*\* +(?:\((\d+)\) )?(TRANSACTION|HOLDS THE LOCK(?:\(S\))?|WAITING FOR THIS LOCK TO BE GRANTED|CONFLICTING WITH)(?:, WHICH CONFLICTS WITH THE LOCK HELD BY TRANSACTION ([0-9A-Fa-f]+))?:\s*)");
   std::string number, what, conflicts_with;
@@ -197,6 +200,10 @@ void SplitInnodbTableName(std::string_view name, std::string* database, std::str
 }
 
 std::optional<InnodbLockLine> ReadInnodbLockLine(std::string_view line) {
+  // The regexes' first words, asked first (as in ReadInnodbHeader).
+  const std::string_view first = Trim(line);
+  if (first.substr(0, 13) != "RECORD LOCKS " && first.substr(0, 11) != "TABLE LOCK ")
+    return std::nullopt;
   static const RE2 rec(
       R"(RECORD LOCKS space id (\d+) page no (\d+) n bits \d+ index ?(.+?) of table (.+?) +trx +id (\d+ \d+|[0-9A-Fa-f]+)(?:,? .*?)? lock[ _]mode (S|X)( locks gap before rec)?( locks rec but not gap)?( insert intention)?( waiting)?)");
   static const RE2 tab(
