@@ -1,10 +1,11 @@
-// See csv_record_reader.h. Fields are found with memchr and kept as views
+// See csv_record_reader.h. Fields are found sixteen bytes a step
+// (text/find_bytes.h) and kept as views
 // into the line when they need no unescaping (no `""` inside, not spanning
 // lines); only those are copied into data_. State survives the end of a line
 // only inside quotes.
 #include "parsers/postgresql/csv_record_reader.h"
 
-#include <cstring>
+#include "text/find_bytes.h"
 
 namespace lockgraph {
 
@@ -33,8 +34,7 @@ CsvRecordReader::State CsvRecordReader::ScanFields(std::string_view line, size_t
   while (true) {
     if (i == n || s[i] != '"') {
       // Unquoted (or missing): ends at a comma; a quote inside is an error.
-      size_t j = i;
-      while (j < n && s[j] != ',' && s[j] != '"') ++j;
+      const size_t j = FindEitherByte(s, i, n, ',', '"');
       if (j < n && s[j] == '"') return Malformed(false);
       fields_.push_back(Field{s + i, 0, j - i, false});
       if (j == n) return State::kComplete;
@@ -43,8 +43,7 @@ CsvRecordReader::State CsvRecordReader::ScanFields(std::string_view line, size_t
     }
     // Quoted: a view when the next quote closes the field.
     const size_t open = i + 1;
-    const void* q = std::memchr(s + open, '"', n - open);
-    size_t j = q ? static_cast<size_t>(static_cast<const char*>(q) - s) : n;
+    size_t j = FindByte(s, open, n, '"');
     if (j + 1 < n && s[j + 1] == '"') {
       // `""` inside: unescape into data_.
       fields_.push_back(Field{nullptr, data_.size(), 0, true});
@@ -74,12 +73,11 @@ size_t CsvRecordReader::ScanQuotedTail(std::string_view line, size_t i) {
   const char* const s = line.data();
   const size_t n = line.size();
   while (true) {
-    const void* q = i < n ? std::memchr(s + i, '"', n - i) : nullptr;
-    if (!q) {
+    const size_t j = i < n ? FindByte(s, i, n, '"') : n;
+    if (j == n) {
       data_.append(s + i, n - i);
       return std::string_view::npos;
     }
-    const size_t j = static_cast<size_t>(static_cast<const char*>(q) - s);
     data_.append(s + i, j - i);
     if (j + 1 < n && s[j + 1] == '"') {
       data_.push_back('"');

@@ -27,11 +27,15 @@ bool IsCsvlogWidth(size_t n) { return n == 23 || n == 24 || n == 26; }
 }  // namespace
 
 bool LooksLikeCsvlogStart(std::string_view s) {
-  static constexpr std::string_view kShape = "dddd-dd-dd dd:dd:dd";
-  if (s.size() < kShape.size() + 4) return false;
-  for (size_t i = 0; i < kShape.size(); ++i)
-    if (kShape[i] == 'd' ? !IsDigit(s[i]) : s[i] != kShape[i]) return false;
-  size_t i = kShape.size();
+  // "dddd-dd-dd dd:dd:dd": the separators first, where a record's inner
+  // line (most lines that are not a record's first) fails at once.
+  static constexpr size_t kShape = 19;
+  static constexpr size_t kDigits[] = {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18};
+  if (s.size() < kShape + 4) return false;
+  if (s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':') return false;
+  for (size_t d : kDigits)
+    if (!IsDigit(s[d])) return false;
+  size_t i = kShape;
   if (s[i] == '.') {
     const size_t digits = ++i;
     while (i < s.size() && IsDigit(s[i])) ++i;

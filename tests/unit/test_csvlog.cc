@@ -2,11 +2,14 @@
 // pitfall 23), sniffing, and the events the format yields.
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "parsers/builtin_formats.h"
 #include "parsers/postgresql/csv_record_reader.h"
 #include "parsers/postgresql/csvlog_reader.h"
 #include "record_test_util.h"
 #include "support.h"
+#include "text/number.h"
 
 namespace lockgraph {
 namespace {
@@ -83,6 +86,83 @@ TEST_CASE("LooksLikeCsvlogStart wants a log_time, a zone and a user field") {
   CHECK_FALSE(LooksLikeCsvlogStart(R"(2025-01-20 09:41:51.713,"postgres")"));
   CHECK_FALSE(LooksLikeCsvlogStart("Process 4496 waits for ShareLock"));
   CHECK_FALSE(LooksLikeCsvlogStart(""));
+  // Each place of "YYYY-MM-DD HH:MM:SS" with a wrong byte: a digit where a
+  // separator goes, a letter or a space where a digit goes.
+  const std::string good = R"(2025-01-20 09:41:51.713 MSK,"postgres",)";
+  REQUIRE(LooksLikeCsvlogStart(good));
+  for (size_t i = 0; i < 19; ++i) {
+    for (char c : {'0', 'x', ' ', '-', ':'}) {
+      std::string bad = good;
+      if (bad[i] == c || (IsDigit(bad[i]) && IsDigit(c))) continue;
+      bad[i] = c;
+      INFO(bad);
+      CHECK_FALSE(LooksLikeCsvlogStart(bad));
+    }
+  }
+  CHECK_FALSE(LooksLikeCsvlogStart(good.substr(0, 22)));
+}
+
+TEST_CASE("CsvRecordReader on random records gives back every field written", "[csv-random]") {
+  // Fields of 0 to 40 bytes with commas, quotes and line breaks where CSV
+  // allows them, quoted or not, missing or empty: the splitter's searches
+  // go 16 bytes a step, so the sizes cross their steps in every way.
+  std::mt19937 rng(20261207);
+  auto pick = [&](size_t n) { return size_t(rng() % n); };
+  for (int round = 0; round < 3000; ++round) {
+    const size_t count = 1 + pick(30);
+    std::vector<std::string> fields(count);
+    std::vector<bool> quoted(count);
+    std::vector<size_t> starts(count);
+    std::string text;
+    for (size_t f = 0; f < count; ++f) {
+      quoted[f] = pick(2) == 0;
+      starts[f] = text.size() + (f ? 1 : 0);
+      const size_t size = pick(41);
+      for (size_t k = 0; k < size; ++k) {
+        const size_t r = pick(20);
+        char c = char('a' + pick(26));
+        if (quoted[f] && r == 0) c = '"';
+        if (quoted[f] && r == 1) c = '\n';
+        if (quoted[f] && r == 2) c = ',';
+        fields[f] += c;
+      }
+      if (f) text += ',';
+      if (!quoted[f]) {
+        text += fields[f];
+        continue;
+      }
+      text += '"';
+      for (char c : fields[f]) text += c == '"' ? std::string("\"\"") : std::string(1, c);
+      text += '"';
+    }
+    CsvRecordReader csv;
+    CsvRecordReader::State state = CsvRecordReader::State::kOpen;
+    size_t pos = 0;
+    std::vector<std::string> lines;  // kept alive: fields may be views into them
+    for (size_t nl; (nl = text.find('\n', pos)) != std::string::npos; pos = nl + 1)
+      lines.push_back(text.substr(pos, nl - pos));
+    lines.push_back(text.substr(pos));
+    for (size_t l = 0; l < lines.size(); ++l) {
+      state = csv.Feed(lines[l]);
+      if (l + 1 < lines.size()) REQUIRE(state == CsvRecordReader::State::kOpen);
+    }
+    INFO(text);
+    REQUIRE(state == CsvRecordReader::State::kComplete);
+    REQUIRE(csv.size() == count);
+    for (size_t f = 0; f < count; ++f) {
+      CHECK(csv.field(f) == fields[f]);
+      CHECK(csv.missing(f) == (!quoted[f] && fields[f].empty()));
+    }
+    // A quote in the middle of an unquoted field, or right after a quoted
+    // one, makes the record malformed.
+    const size_t f = pick(count);
+    if (!quoted[f] && !fields[f].empty() && text.find('\n') == std::string::npos) {
+      const size_t at = starts[f] + 1;  // after the field's first byte
+      const std::string bad = text.substr(0, at) + '"' + text.substr(at);
+      CsvRecordReader other;
+      CHECK(other.Feed(bad) == CsvRecordReader::State::kMalformed);
+    }
+  }
 }
 
 TEST_CASE("csvlog excerpt §9.9: every field of every record") {
