@@ -67,6 +67,21 @@ TEST_CASE("JsonText: every byte at every place of a string 16 bytes a step reads
       }
 }
 
+TEST_CASE("JsonText: a byte to escape at every place of a short key or value", "[json]") {
+  // ShortPlain() copies a key or value of up to 96 bytes, then checks it 16
+  // bytes a step, the bytes past its end left out: each size, each place.
+  for (size_t size = 1; size <= 97; ++size)
+    for (int c : {0x00, 0x1f, int('"'), int('\\'), 0x7f, 0x80, 0xff, int(' '), int('~')})
+      for (size_t at = 0; at < size; ++at) {
+        std::string s(size, 'k');
+        s[at] = char(c);
+        const json j = {{s, s}, {"after", s}};
+        INFO("size " << size << ", byte " << c << " at " << at);
+        REQUIRE(Written(j, 2, 0) == DumpJsonAt(j, 0));
+        REQUIRE(Written(j, -1, 0) == DumpJson(j, -1));
+      }
+}
+
 TEST_CASE("JsonText: short keys and values in one append, and past its limits", "[json]") {
   // Keys and strings of up to 96 plain bytes, and numbers, go out with
   // their separator in one append; longer or escaped ones, and lines
