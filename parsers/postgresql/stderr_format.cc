@@ -81,7 +81,7 @@ class StderrParser final : public LineParser,
     if (threads >= 3) chunks_ = std::make_unique<StderrChunks>(file_, threads - 1);
   }
   size_t BlockBytes() const override {
-    return chunks_ ? std::min(kPartBytes * chunks_->threads(), kMaxBlockBytes) : size_t{1} << 20;
+    return chunks_ ? std::min(kPartBytes * chunks_->threads(), kMaxBlockBytes) : size_t{128} << 10;
   }
   bool ParsesOnThreads() const override { return false; }
   size_t ParseBlock(std::string_view lines, bool /*at_end*/) override {
@@ -95,9 +95,12 @@ class StderrParser final : public LineParser,
 
  private:
   // A part of 512 KiB per parsing thread, blocks of at most 16 MiB (the
-  // reader holds two); 1 MiB on one thread. Parts of 4 MiB took 0.62 s of
-  // the 1 GiB file with three threads on two cores, 512 KiB 0.46 s, less
-  // than 512 KiB no less (docs/performance.md#parallel-stderr-2026-12-06-night).
+  // reader holds two); 128 KiB on one thread, where the block read is
+  // still in the core's cache when it is parsed (1 MiB: 0.87 s of the 1 GiB
+  // file on one core, 128 KiB 0.74 s, docs/performance.md "Reads that fit
+  // the cache"). Parts of 4 MiB took 0.62 s of the 1 GiB file with three
+  // threads on two cores, 512 KiB 0.46 s, less than 512 KiB no less
+  // (docs/performance.md#parallel-stderr-2026-12-06-night).
   static constexpr size_t kPartBytes = 512 << 10;
   static constexpr size_t kMaxBlockBytes = 16 << 20;
 

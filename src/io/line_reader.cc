@@ -16,7 +16,10 @@
 namespace lockgraph {
 namespace {
 
-constexpr size_t kChunk = 1 << 20;  // 1 MiB reads
+// 128 KiB reads: what a read copies is still in the core's cache when its
+// lines are parsed (1 MiB reads: csvlog on one core 1.28 s a GiB, 128 KiB
+// 1.25 s; docs/performance.md "Reads that fit the cache").
+constexpr size_t kChunk = 128 << 10;
 /// A pipe's head: lines go on being collected for sniffing while they keep
 /// coming at least this often (a slow writer, `tail -F` of a busy log); a
 /// pipe quiet this long is sniffed on what has come.
