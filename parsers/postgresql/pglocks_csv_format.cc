@@ -113,8 +113,9 @@ class PgLocksCsvParser : public LineParser {
   // Where header_ has `column`, the `k`th name this row asks for, or
   // kNoColumn. Every row asks for the same names in the same order: the
   // answer for the last row's `k`th name is kept, found or not, and given
-  // again after one compare (a column the header lacks was searched for on
-  // every row: a fifth of the snapshot's reading, docs/performance.md).
+  // again after one compare (a column the header lacks, such as every
+  // pg_stat_activity column of a plain pg_locks dump, was searched for in
+  // the header on every row; docs/performance.md "pg_locks columns").
   size_t ColumnIndex(size_t k, std::string_view column) {
     if (k < asked_.size() && asked_[k].name == column) return asked_[k].at;
     size_t found = kNoColumn;

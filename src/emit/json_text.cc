@@ -93,6 +93,19 @@ struct PlainBytes {
 };
 constexpr PlainBytes kPlain;
 
+#if defined(__SSE2__)
+// The bits of the sixteen bytes of `v` that are not plain. Signed compare:
+// bytes from 0x80 are below ' ' too, so neither plain nor ASCII.
+unsigned NotPlainBits(__m128i v) {
+  const __m128i space = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7f),
+                quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i not_plain =
+      _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)),
+                   _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+  return unsigned(_mm_movemask_epi8(not_plain));
+}
+#endif
+
 // Whether every byte of `s` is plain, and whether every byte is ASCII.
 // Sixteen bytes a step where SSE2 is: every string of every event passes
 // here, about 3 KB an event in json.
@@ -100,15 +113,9 @@ void Classify(std::string_view s, bool* plain, bool* ascii) {
   size_t i = 0;
   unsigned bad = 0, high = 0;
 #if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7f),
-                quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
   for (; i + 16 <= s.size(); i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    // Signed: bytes from 0x80 are below ' ' too, so neither plain nor ASCII.
-    const __m128i not_plain =
-        _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)),
-                     _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-    bad |= unsigned(_mm_movemask_epi8(not_plain));
+    bad |= NotPlainBits(v);
     high |= unsigned(_mm_movemask_epi8(v));
   }
 #endif
@@ -146,14 +153,8 @@ void CopyShort(char* to, const char* from, size_t n) {
 // the bytes past n are read but not counted.
 bool AllPlain(const char* p, size_t n) {
 #if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7f),
-                quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
   for (size_t i = 0; i < n; i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    const __m128i not_plain =
-        _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)),
-                     _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-    unsigned bits = unsigned(_mm_movemask_epi8(not_plain));
+    unsigned bits = NotPlainBits(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
     if (n - i < 16) bits &= (1u << (n - i)) - 1;
     if (bits) return false;
   }
