@@ -78,7 +78,7 @@ InnodbSection::Outcome InnodbSection::AddLockLine(std::string_view text, uint64_
   if (Blank(text)) return Outcome::kTaken;
   std::vector<InnodbLock>& locks = Locks();
   if (auto l = ReadInnodbLockLine(text)) {
-    locks.push_back({std::move(*l), {}, line_no});
+    locks.push_back({std::move(*l), {}, line_no, {}});
     return Outcome::kTaken;
   }
   if (locks.empty()) return Outcome::kNotUnderstood;

@@ -1,7 +1,7 @@
 // The mysql-snapshot input format: the output of docs/mysql-snapshot.sql
 // (or mysql8-snapshot.sql, with mysql-snapshot-mdl.sql's rows appended)
-// saved by `mariadb --batch` (tab-separated, a header line, \n \t \\
-// escaped, NULL as NULL) or `mariadb --vertical` / `\G`. Recognised by its
+// saved by `mariadb --batch` (tab-separated, a header line, escaped
+// \n \t \\, NULL as NULL) or `mariadb --vertical` / `\G`. Recognised by its
 // columns; a repeated header, a new "1. row" or a session row after the
 // waits starts a new snapshot. docs/mysql.md#snapshot-files.
 #include <iterator>
